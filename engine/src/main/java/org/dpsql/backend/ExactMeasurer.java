@@ -1,0 +1,73 @@
+package org.dpsql.backend;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import org.apache.calcite.sql.SqlDialect;
+import org.dpsql.rewrite.MeasurementPlan;
+
+/**
+ * Runs a plan's {@link MeasurementSql} on the backend and returns the exact measurement vectors,
+ * one entry per cell of the domain (cells without rows are 0). Only aggregates cross the JDBC
+ * boundary; the values stay inside the engine until noise is added.
+ */
+public final class ExactMeasurer {
+  private final Connection backend;
+  private final SqlDialect dialect;
+
+  public ExactMeasurer(Connection backend, SqlDialect dialect) {
+    this.backend = backend;
+    this.dialect = dialect;
+  }
+
+  public SqlDialect dialect() {
+    return dialect;
+  }
+
+  /** {@code result[m][cell]}: measurement m (counts, or sums in resolution steps) of each cell. */
+  public long[][] measure(MeasurementPlan plan, List<Object> parameters) throws SQLException {
+    MeasurementSql sql = MeasurementSql.of(plan, dialect);
+    int keys = plan.cells().columns().size();
+    int ms = plan.measurements().size();
+    long[][] out = new long[ms][plan.cells().size()];
+    try (PreparedStatement ps = backend.prepareStatement(sql.sql())) {
+      List<Integer> order = sql.parameterOrder();
+      for (int i = 0; i < order.size(); i++) {
+        int p = order.get(i);
+        if (p >= parameters.size() || parameters.get(p) == UNSET) {
+          throw new SQLException("parameter " + (p + 1) + " is not set", "07001");
+        }
+        ps.setObject(i + 1, parameters.get(p));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        Object[] keyValues = new Object[keys];
+        while (rs.next()) {
+          for (int k = 0; k < keys; k++) {
+            keyValues[k] = rs.getObject(k + 1);
+          }
+          int cell = plan.cells().cellOf(keyValues);
+          if (cell < 0) {
+            continue; // cannot happen: the SQL keeps only rows inside the domain
+          }
+          for (int m = 0; m < ms; m++) {
+            BigDecimal v = rs.getBigDecimal(keys + m + 1);
+            out[m][cell] = v == null ? 0 : v.setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Marks a parameter the application has not set. */
+  public static final Object UNSET = new Object() {
+    @Override
+    public String toString() {
+      return "<unset>";
+    }
+  };
+}

@@ -1,0 +1,178 @@
+package org.dpsql.backend;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.util.SqlString;
+import org.dpsql.policy.CategoricalDomain;
+import org.dpsql.policy.Clamp;
+import org.dpsql.policy.ColumnPolicy;
+import org.dpsql.policy.OrderedDomain;
+import org.dpsql.policy.TablePolicy;
+import org.dpsql.rewrite.Measurement;
+import org.dpsql.rewrite.MeasurementPlan;
+
+/**
+ * The exact, bounded aggregation of a {@link MeasurementPlan} as one SQL statement in the
+ * backend's dialect: the backend filters, bounds each unit's contribution, clamps and groups, and
+ * returns one row per non-empty cell. No row of the private table leaves the backend.
+ *
+ * <p>Contribution bounding: unless every row is its own unit, the rows that pass the filter are
+ * numbered per unit in a random order ({@code ROW_NUMBER() OVER (PARTITION BY unit ORDER BY
+ * random)}) and only the first {@code max_rows_per_unit} reach the aggregates: a uniform random
+ * subset of each unit's rows. Rows outside the policy domain of a group column belong to no cell
+ * and are filtered out before bounding. Identifiers are quoted and policy literals escaped by the
+ * dialect; the analyst's filter keeps its dynamic parameters, bound by {@link #parameterOrder()}.
+ *
+ * <p>Result columns: {@code K0..}: the categorical value or ordered bin index of each group column;
+ * {@code M0..}: each measurement (counts, and sums in integer resolution steps).
+ */
+public final class MeasurementSql {
+  private final String sql;
+  private final List<Integer> parameterOrder;
+
+  private MeasurementSql(String sql, List<Integer> parameterOrder) {
+    this.sql = sql;
+    this.parameterOrder = List.copyOf(parameterOrder);
+  }
+
+  /** The backend SQL. */
+  public String sql() {
+    return sql;
+  }
+
+  /** For each {@code ?} of {@link #sql()} in order, the index of the analyst's parameter it takes. */
+  public List<Integer> parameterOrder() {
+    return parameterOrder;
+  }
+
+  public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect) {
+    TablePolicy table = plan.query().table();
+    List<String> keyExprs = new ArrayList<>();
+    List<String> conditions = new ArrayList<>();
+    List<Integer> params = new ArrayList<>();
+    if (plan.query().where() != null) {
+      SqlString where = plan.query().where().toSqlString(dialect);
+      conditions.add("(" + where.getSql() + ")");
+      if (where.getDynamicParameters() != null) {
+        params.addAll(where.getDynamicParameters());
+      }
+    }
+    for (ColumnPolicy c : plan.cells().columns()) {
+      String col = dialect.quoteIdentifier(c.name());
+      if (c.categorical().isPresent()) {
+        keyExprs.add(col);
+        conditions.add(col + " IN (" + String.join(", ", literals(c.categorical().get(), dialect)) + ")");
+      } else {
+        OrderedDomain d = c.ordered().orElseThrow();
+        keyExprs.add(binIndex(col, d));
+        conditions.add(col + " >= " + num(d.min()) + " AND " + col + " <= " + num(d.max()));
+      }
+    }
+    List<String> valueExprs = new ArrayList<>();
+    for (Measurement m : plan.measurements()) {
+      valueExprs.add(switch (m.kind()) {
+        case COUNT_STAR -> null;
+        case COUNT -> dialect.quoteIdentifier(m.column().name());
+        case SUM -> steps(dialect.quoteIdentifier(m.column().name()), Measurement.bounds(m.column()),
+            m.resolution());
+      });
+    }
+    String from = (table.schema() == null ? "" : dialect.quoteIdentifier(table.schema()) + ".")
+        + dialect.quoteIdentifier(table.name());
+    String whereSql = conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+
+    StringBuilder sb = new StringBuilder("SELECT ");
+    List<String> select = new ArrayList<>();
+    List<String> groupBy = new ArrayList<>();
+    if (table.unitIsRow()) {
+      for (int i = 0; i < keyExprs.size(); i++) {
+        select.add(keyExprs.get(i) + " AS " + dialect.quoteIdentifier("K" + i));
+        groupBy.add(keyExprs.get(i));
+      }
+      for (int i = 0; i < valueExprs.size(); i++) {
+        select.add(aggregate(plan.measurements().get(i), valueExprs.get(i)) + " AS "
+            + dialect.quoteIdentifier("M" + i));
+      }
+      sb.append(String.join(", ", select)).append(" FROM ").append(from).append(whereSql);
+    } else {
+      List<String> inner = new ArrayList<>();
+      for (int i = 0; i < keyExprs.size(); i++) {
+        String k = dialect.quoteIdentifier("K" + i);
+        inner.add(keyExprs.get(i) + " AS " + k);
+        select.add(k);
+        groupBy.add(k);
+      }
+      for (int i = 0; i < valueExprs.size(); i++) {
+        String v = dialect.quoteIdentifier("V" + i);
+        if (valueExprs.get(i) != null) {
+          inner.add(valueExprs.get(i) + " AS " + v);
+        }
+        select.add(aggregate(plan.measurements().get(i), valueExprs.get(i) == null ? null : v)
+            + " AS " + dialect.quoteIdentifier("M" + i));
+      }
+      String rn = dialect.quoteIdentifier("DPSQL_RN");
+      inner.add("ROW_NUMBER() OVER (PARTITION BY " + dialect.quoteIdentifier(table.privacyUnit())
+          + " ORDER BY " + randomFunction(dialect) + ") AS " + rn);
+      sb.append(String.join(", ", select))
+          .append(" FROM (SELECT ").append(String.join(", ", inner))
+          .append(" FROM ").append(from).append(whereSql).append(") ")
+          .append(dialect.quoteIdentifier("DPSQL_B"))
+          .append(" WHERE ").append(rn).append(" <= ").append(plan.maxRowsPerUnit());
+    }
+    if (!groupBy.isEmpty()) {
+      sb.append(" GROUP BY ").append(String.join(", ", groupBy));
+    }
+    return new MeasurementSql(sb.toString(), params);
+  }
+
+  private static String aggregate(Measurement m, String valueExpr) {
+    return switch (m.kind()) {
+      case COUNT_STAR -> "COUNT(*)";
+      case COUNT -> "COUNT(" + valueExpr + ")";
+      case SUM -> "SUM(" + valueExpr + ")";
+    };
+  }
+
+  /** {@code FLOOR((col - min) / bin)}, or {@code col - min} when the bin is 1. */
+  private static String binIndex(String col, OrderedDomain d) {
+    String shifted = d.min().signum() == 0 ? col : "(" + col + " - " + num(d.min()) + ")";
+    if (d.bin().compareTo(BigDecimal.ONE) == 0) {
+      return "FLOOR(" + shifted + ")";
+    }
+    return "FLOOR(" + shifted + " / " + num(d.bin()) + ")";
+  }
+
+  /** The value clamped to the bounds, in whole resolution steps; NULL stays NULL. */
+  private static String steps(String col, Clamp clamp, BigDecimal resolution) {
+    String clamped = "CASE WHEN " + col + " IS NULL THEN NULL WHEN " + col + " < " + num(clamp.lo())
+        + " THEN " + num(clamp.lo()) + " WHEN " + col + " > " + num(clamp.hi()) + " THEN "
+        + num(clamp.hi()) + " ELSE " + col + " END";
+    if (resolution.compareTo(BigDecimal.ONE) == 0) {
+      return "ROUND(" + clamped + ", 0)";
+    }
+    return "ROUND((" + clamped + ") / " + num(resolution) + ", 0)";
+  }
+
+  private static List<String> literals(CategoricalDomain domain, SqlDialect dialect) {
+    List<String> out = new ArrayList<>();
+    for (Object v : domain.values()) {
+      out.add(v instanceof BigDecimal b ? num(b) : dialect.quoteStringLiteral(v.toString()));
+    }
+    return out;
+  }
+
+  private static String num(BigDecimal v) {
+    String s = v.toPlainString();
+    return v.signum() < 0 ? "(" + s + ")" : s;
+  }
+
+  private static String randomFunction(SqlDialect dialect) {
+    return switch (dialect.getDatabaseProduct()) {
+      case POSTGRESQL, REDSHIFT, SQLITE -> "RANDOM()";
+      case MSSQL -> "NEWID()";
+      default -> "RAND()";
+    };
+  }
+}

@@ -1,0 +1,48 @@
+package org.dpsql.errors;
+
+import java.sql.SQLException;
+
+/**
+ * The SQLStates of the public contract (§6) and factories for exceptions that carry them.
+ *
+ * <p>Every refusal dpsql makes is a {@link SQLException} whose SQLState is one of these and whose
+ * message tells the user what to change. Messages never contain values read from private rows.
+ */
+public final class SqlStates {
+  /** Budget exhausted: the query would exceed the remaining budget; nothing was charged. */
+  public static final String BUDGET_EXHAUSTED = "XDP01";
+  /** Not allowed: raw rows of a private table, a column outside the policy, a write. */
+  public static final String NOT_ALLOWED = "XDP02";
+  /** Not supported: an aggregate or query shape dpsql cannot answer privately. */
+  public static final String NOT_SUPPORTED = "XDP03";
+  /** Policy error: malformed file, unknown table/column, contradiction with the schema. */
+  public static final String POLICY_ERROR = "XDP04";
+  /** Bad privacy parameter: non-positive epsilon, delta outside (0,1), unknown mechanism. */
+  public static final String BAD_PRIVACY_PARAMETER = "XDP05";
+
+  private SqlStates() {}
+
+  public static SQLException budgetExhausted(String message) {
+    return new SQLException(message, BUDGET_EXHAUSTED);
+  }
+
+  public static SQLException notAllowed(String message) {
+    return new SQLException(message, NOT_ALLOWED);
+  }
+
+  public static SQLException notSupported(String message) {
+    return new SQLException(message, NOT_SUPPORTED);
+  }
+
+  public static SQLException policyError(String message) {
+    return new SQLException(message, POLICY_ERROR);
+  }
+
+  public static SQLException policyError(String message, Throwable cause) {
+    return new SQLException(message, POLICY_ERROR, cause);
+  }
+
+  public static SQLException badPrivacyParameter(String message) {
+    return new SQLException(message, BAD_PRIVACY_PARAMETER);
+  }
+}

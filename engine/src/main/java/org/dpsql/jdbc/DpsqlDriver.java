@@ -1,0 +1,102 @@
+package org.dpsql.jdbc;
+
+import java.sql.Connection;
+import java.sql.DriverPropertyInfo;
+import java.sql.SQLException;
+import java.util.Properties;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaFactory;
+import org.apache.calcite.avatica.DriverVersion;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.UnregisteredDriver;
+import org.dpsql.session.DpsqlSession;
+
+/**
+ * The dpsql JDBC driver: {@code jdbc:dpsql:<backend>}, where {@code <backend>} is the backend's own
+ * JDBC URL without {@code jdbc:} (e.g. {@code jdbc:dpsql:h2:mem:demo}). Connection properties:
+ * {@code policy} (required: a path or {@code classpath:NAME}), {@code user}, {@code password},
+ * {@code seed}. Registered with {@link java.sql.DriverManager} through the service loader.
+ *
+ * <p>Every connection is a {@link DpsqlSession} with its own budget; all statements go through it.
+ */
+public class DpsqlDriver extends UnregisteredDriver {
+  /** URL prefix. */
+  public static final String PREFIX = "jdbc:dpsql:";
+  /** Driver version. */
+  public static final String VERSION = "0.1.0";
+
+  private static final ThreadLocal<DpsqlSession> OPENING = new ThreadLocal<>();
+
+  static {
+    new DpsqlDriver().register();
+  }
+
+  public DpsqlDriver() {
+    super();
+  }
+
+  @Override
+  protected String getConnectStringPrefix() {
+    return PREFIX;
+  }
+
+  @Override
+  protected String getFactoryClassName(JdbcVersion jdbcVersion) {
+    return DpsqlJdbcFactory.class.getName();
+  }
+
+  @Override
+  protected DriverVersion createDriverVersion() {
+    return new DriverVersion("dpsql", VERSION, "dpsql", VERSION, true, 0, 1, 0, 1);
+  }
+
+  @Override
+  public Connection connect(String url, Properties info) throws SQLException {
+    if (url == null || !acceptsURL(url)) {
+      return null;
+    }
+    String backendUrl = "jdbc:" + url.substring(PREFIX.length());
+    Properties props = new Properties();
+    if (info != null) {
+      props.putAll(info);
+    }
+    DpsqlSession session = DpsqlSession.open(backendUrl, props);
+    OPENING.set(session);
+    try {
+      // Avatica would parse the URL suffix as key=value pairs; the suffix is the backend's URL.
+      AvaticaConnection c = factory.newConnection(this, factory, url, props);
+      handler.onConnectionInit(c);
+      return c;
+    } catch (SQLException | RuntimeException e) {
+      session.close();
+      throw e;
+    } finally {
+      OPENING.remove();
+    }
+  }
+
+  @Override
+  public Meta createMeta(AvaticaConnection connection) {
+    DpsqlSession session = OPENING.get();
+    if (session == null) {
+      throw new IllegalStateException("dpsql connections are opened through DpsqlDriver.connect");
+    }
+    return new DpsqlMeta(connection, session);
+  }
+
+  @Override
+  public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
+    DriverPropertyInfo policy = new DriverPropertyInfo(DpsqlSession.POLICY,
+        info == null ? null : info.getProperty(DpsqlSession.POLICY));
+    policy.required = true;
+    policy.description = "the data owner's policy file: a path or classpath:NAME";
+    DriverPropertyInfo user = new DriverPropertyInfo("user", info == null ? null : info.getProperty("user"));
+    user.description = "backend user";
+    DriverPropertyInfo password = new DriverPropertyInfo("password", null);
+    password.description = "backend password";
+    DriverPropertyInfo seed = new DriverPropertyInfo(DpsqlSession.SEED,
+        info == null ? null : info.getProperty(DpsqlSession.SEED));
+    seed.description = "fixes the noise (tests and demos); refused unless the policy allows it";
+    return new DriverPropertyInfo[] {policy, user, password, seed};
+  }
+}

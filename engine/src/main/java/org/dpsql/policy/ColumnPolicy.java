@@ -1,0 +1,94 @@
+package org.dpsql.policy;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the data owner declared about one column of a private table: its public domain (categorical
+ * or ordered) and/or the clamp bounds used for SUM and AVG.
+ *
+ * <p>Guarantees: at least one of {@code categorical}, {@code ordered}, {@code clamp} is present and
+ * never both {@code categorical} and {@code ordered}. After the loader's schema check, {@code name}
+ * is the backend's exact spelling, {@code sqlType} the backend's {@link java.sql.Types} code, an
+ * ordered domain or a clamp is only on a numeric column, and categorical values have the column's
+ * kind (see {@link CategoricalDomain}). A policy parsed without a backend has {@code sqlType}
+ * {@link java.sql.Types#OTHER} and names as written in the file.
+ */
+public record ColumnPolicy(
+    String name,
+    int sqlType,
+    Optional<CategoricalDomain> categorical,
+    Optional<OrderedDomain> ordered,
+    Optional<Clamp> clamp) {
+
+  /** Checks the invariants. */
+  public ColumnPolicy {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(categorical, "categorical");
+    Objects.requireNonNull(ordered, "ordered");
+    Objects.requireNonNull(clamp, "clamp");
+    if (categorical.isPresent() && ordered.isPresent()) {
+      throw new IllegalArgumentException(
+          "column " + name + " cannot have both a categorical and an ordered domain");
+    }
+    if (categorical.isEmpty() && ordered.isEmpty() && clamp.isEmpty()) {
+      throw new IllegalArgumentException("column " + name + " needs a domain or a clamp");
+    }
+  }
+
+  /** Whether the column has a public domain (categorical or ordered) and so can be a group key. */
+  public boolean hasDomain() {
+    return categorical.isPresent() || ordered.isPresent();
+  }
+
+  /**
+   * The number of cells of the column's domain: the number of values of a categorical domain, the
+   * number of bins of an ordered one, 0 when the column has only a clamp.
+   */
+  public int domainSize() {
+    if (categorical.isPresent()) {
+      return categorical.get().size();
+    }
+    return ordered.map(OrderedDomain::cells).orElse(0);
+  }
+
+  /**
+   * Whether {@code sqlType} is numeric: {@link java.sql.Types} TINYINT, SMALLINT, INTEGER, BIGINT,
+   * REAL, FLOAT, DOUBLE, NUMERIC or DECIMAL.
+   */
+  public boolean isNumeric() {
+    return isNumericType(sqlType);
+  }
+
+  /** Whether the {@link java.sql.Types} code is in the numeric family. */
+  public static boolean isNumericType(int sqlType) {
+    switch (sqlType) {
+      case java.sql.Types.TINYINT:
+      case java.sql.Types.SMALLINT:
+      case java.sql.Types.INTEGER:
+      case java.sql.Types.BIGINT:
+      case java.sql.Types.REAL:
+      case java.sql.Types.FLOAT:
+      case java.sql.Types.DOUBLE:
+      case java.sql.Types.NUMERIC:
+      case java.sql.Types.DECIMAL:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Whether the {@link java.sql.Types} code is an exact integer type. */
+  static boolean isIntegerType(int sqlType) {
+    return sqlType == java.sql.Types.TINYINT
+        || sqlType == java.sql.Types.SMALLINT
+        || sqlType == java.sql.Types.INTEGER
+        || sqlType == java.sql.Types.BIGINT;
+  }
+
+  /** This column with another name and SQL type (used when resolving against the backend). */
+  ColumnPolicy withBackend(String backendName, int backendType, CategoricalDomain domain) {
+    return new ColumnPolicy(
+        backendName, backendType, Optional.ofNullable(domain), ordered, clamp);
+  }
+}

@@ -1,0 +1,32 @@
+package org.dpsql.policy;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A data owner's privacy policy: the budget, whether a fixed noise seed is allowed, and the tables
+ * an analyst may reach. Tables the policy does not name are not reachable.
+ *
+ * <p>Guarantees: immutable; {@code tables} is keyed by upper-cased table name in policy order and
+ * {@link #table} looks names up case-insensitively. A policy returned by {@link
+ * PolicyLoader#load} has been checked in full against the backend's schema; one returned by {@link
+ * PolicyLoader#parse} only against the rules of the file format.
+ */
+public record Policy(
+    boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source) {
+
+  /** Copies the table map. */
+  public Policy {
+    Objects.requireNonNull(budget, "budget");
+    Objects.requireNonNull(source, "source");
+    tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
+  }
+
+  /** The table named {@code name}, compared case-insensitively. */
+  public Optional<TablePolicy> table(String name) {
+    return name == null ? Optional.empty() : Optional.ofNullable(tables.get(TablePolicy.key(name)));
+  }
+}

@@ -1,0 +1,581 @@
+package org.dpsql.policy;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.dpsql.policy.PolicyYaml.YamlBool;
+
+/**
+ * Turns policy text into a {@link Policy}, checking every rule of the file format that does not
+ * need the backend. Names keep the spelling of the file; the schema check replaces them with the
+ * backend's.
+ */
+final class PolicyParser {
+  static final List<String> TOP_KEYS = List.of("allow_seed", "budget", "tables");
+  static final List<String> BUDGET_KEYS = List.of("accounting", "per_connection", "default_query");
+  static final List<String> AMOUNT_KEYS = List.of("epsilon", "delta", "rho");
+  static final List<String> TABLE_KEYS =
+      List.of("public", "privacy_unit", "max_rows_per_unit", "columns", "hierarchies");
+  static final List<String> COLUMN_KEYS = List.of("values", "min", "max", "bin", "clamp");
+  static final String ROW_UNIT = "ROW";
+
+  private static final String DOMAIN_HELP =
+      "every listed column needs {values: [...]}, {min: .., max: .., bin: ..} or {clamp: [lo, hi]}";
+
+  private final String source;
+
+  PolicyParser(String source) {
+    this.source = source;
+  }
+
+  Policy parse(String text) throws SQLException {
+    Object doc = PolicyYaml.load(text, source);
+    if (doc == null) {
+      throw problem("", "the policy is empty; it needs at least 'budget' and 'tables'");
+    }
+    if (!(doc instanceof Map)) {
+      throw problem("", "the policy must be a mapping with keys " + String.join(", ", TOP_KEYS)
+          + ", got " + describe(doc));
+    }
+    Map<String, Object> root = mapping(doc, "");
+    checkKeys(root, "", TOP_KEYS);
+    boolean allowSeed =
+        root.containsKey("allow_seed") && bool(root.get("allow_seed"), "allow_seed");
+    BudgetPolicy budget = budget(required(root, "", "budget", "{accounting, per_connection, "
+        + "default_query}"), "budget");
+    Map<String, TablePolicy> tables = tables(required(root, "", "tables", "a mapping of table "
+        + "names"), "tables");
+    return new Policy(allowSeed, budget, tables, source);
+  }
+
+  // ---------------------------------------------------------------- budget
+
+  private BudgetPolicy budget(Object value, String path) throws SQLException {
+    Map<String, Object> m = mapping(value, path);
+    checkKeys(m, path, BUDGET_KEYS);
+    String accPath = join(path, "accounting");
+    Object acc = required(m, path, "accounting", "one of " + String.join(", ",
+        BudgetPolicy.ACCOUNTINGS));
+    if (!(acc instanceof String)) {
+      throw problem(accPath, "must be one of " + String.join(", ", BudgetPolicy.ACCOUNTINGS)
+          + ", got " + describe(acc));
+    }
+    String accounting = ((String) acc).strip().toLowerCase(Locale.ROOT);
+    if (!BudgetPolicy.ACCOUNTINGS.contains(accounting)) {
+      throw problem(accPath, "unknown accounting '" + acc + "'"
+          + PolicyProblems.didYouMean(accounting, BudgetPolicy.ACCOUNTINGS)
+          + "; use one of " + String.join(", ", BudgetPolicy.ACCOUNTINGS));
+    }
+    String perPath = join(path, "per_connection");
+    String defPath = join(path, "default_query");
+    BudgetAmount per = amount(required(m, path, "per_connection", example(accounting)), perPath,
+        accounting);
+    BudgetAmount def = amount(required(m, path, "default_query", example(accounting)), defPath,
+        accounting);
+    exceeds(def.epsilon(), per.epsilon(), defPath, perPath, "epsilon");
+    exceeds(def.delta(), per.delta(), defPath, perPath, "delta");
+    exceeds(def.rho(), per.rho(), defPath, perPath, "rho");
+    return new BudgetPolicy(accounting, per, def);
+  }
+
+  private void exceeds(BigDecimal q, BigDecimal total, String qPath, String totalPath, String key)
+      throws SQLException {
+    if (q != null && total != null && q.compareTo(total) > 0) {
+      throw problem(join(qPath, key), "must not exceed " + join(totalPath, key) + " ("
+          + total + "), got " + q);
+    }
+  }
+
+  private static String example(String accounting) {
+    switch (accounting) {
+      case BudgetPolicy.PURE:
+        return "{epsilon: ...}";
+      case BudgetPolicy.APPROX:
+        return "{epsilon: ..., delta: ...}";
+      default:
+        return "{rho: ...}";
+    }
+  }
+
+  private BudgetAmount amount(Object value, String path, String accounting) throws SQLException {
+    Map<String, Object> m = mapping(value, path);
+    checkKeys(m, path, AMOUNT_KEYS);
+    String under = " under accounting: " + accounting;
+    switch (accounting) {
+      case BudgetPolicy.PURE:
+        forbid(m, path, "delta", "not used" + under + " (use accounting: approx for "
+            + "(epsilon, delta))");
+        forbid(m, path, "rho", "not used" + under + " (use epsilon, or accounting: zcdp)");
+        requireKey(m, path, "epsilon", "required" + under);
+        break;
+      case BudgetPolicy.APPROX:
+        forbid(m, path, "rho", "not used" + under + " (use accounting: zcdp for rho)");
+        requireKey(m, path, "epsilon", "required" + under);
+        requireKey(m, path, "delta", "required" + under);
+        break;
+      default:
+        forbid(m, path, "epsilon", "not used" + under + " (give rho; epsilon is reported from rho "
+            + "and delta)");
+        requireKey(m, path, "rho", "required" + under);
+        break;
+    }
+    BigDecimal epsilon = m.containsKey("epsilon") ? positive(m.get("epsilon"),
+        join(path, "epsilon")) : null;
+    BigDecimal delta = m.containsKey("delta") ? probability(m.get("delta"), join(path, "delta"))
+        : null;
+    BigDecimal rho = m.containsKey("rho") ? positive(m.get("rho"), join(path, "rho")) : null;
+    return new BudgetAmount(epsilon, delta, rho);
+  }
+
+  private void forbid(Map<String, Object> m, String path, String key, String reason)
+      throws SQLException {
+    if (m.containsKey(key)) {
+      throw problem(join(path, key), reason);
+    }
+  }
+
+  private void requireKey(Map<String, Object> m, String path, String key, String reason)
+      throws SQLException {
+    if (!m.containsKey(key)) {
+      throw problem(join(path, key), "missing; " + reason);
+    }
+  }
+
+  private BigDecimal positive(Object value, String path) throws SQLException {
+    BigDecimal v = decimal(value, path);
+    if (v.signum() <= 0) {
+      throw problem(path, "must be > 0, got " + v);
+    }
+    return v;
+  }
+
+  private BigDecimal probability(Object value, String path) throws SQLException {
+    BigDecimal v = decimal(value, path);
+    if (v.signum() <= 0 || v.compareTo(BigDecimal.ONE) >= 0) {
+      throw problem(path, "must be in (0, 1), got " + v);
+    }
+    return v;
+  }
+
+  // ---------------------------------------------------------------- tables
+
+  private Map<String, TablePolicy> tables(Object value, String path) throws SQLException {
+    Map<String, Object> m = mapping(value, path);
+    Map<String, TablePolicy> out = new LinkedHashMap<>();
+    Map<String, String> seen = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : m.entrySet()) {
+      String name = e.getKey();
+      String tPath = join(path, name);
+      checkName(name, tPath, "table");
+      String key = TablePolicy.key(name);
+      if (seen.containsKey(key)) {
+        throw problem(tPath, "same table as " + join(path, seen.get(key))
+            + " (table names are case-insensitive)");
+      }
+      seen.put(key, name);
+      out.put(key, table(name, e.getValue(), tPath));
+    }
+    return out;
+  }
+
+  private TablePolicy table(String name, Object value, String path) throws SQLException {
+    if (value == null) {
+      throw problem(path, "needs settings: {public: true}, or {privacy_unit: ..., "
+          + "max_rows_per_unit: ..., columns: {...}}");
+    }
+    Map<String, Object> m = mapping(value, path);
+    checkKeys(m, path, TABLE_KEYS);
+    boolean isPublic = m.containsKey("public") && bool(m.get("public"), join(path, "public"));
+    if (isPublic) {
+      for (String k : m.keySet()) {
+        if (!k.equals("public")) {
+          throw problem(join(path, k), "not allowed on a public table (public: true takes no "
+              + "other keys)");
+        }
+      }
+      return TablePolicy.publicTable(name, null);
+    }
+    String unitPath = join(path, "privacy_unit");
+    Object unit = required(m, path, "privacy_unit", "the column that identifies one protected "
+        + "individual, or ROW");
+    String unitName = scalarName(unit, unitPath, "privacy_unit");
+    boolean unitIsRow = unitName.equalsIgnoreCase(ROW_UNIT);
+    String maxPath = join(path, "max_rows_per_unit");
+    int maxRows;
+    if (unitIsRow) {
+      if (m.containsKey("max_rows_per_unit")) {
+        int n = positiveInt(m.get("max_rows_per_unit"), maxPath);
+        if (n != 1) {
+          throw problem(maxPath, "must be absent or 1 when privacy_unit is ROW (each row is its "
+              + "own unit), got " + n);
+        }
+      }
+      maxRows = 1;
+    } else {
+      maxRows = positiveInt(required(m, path, "max_rows_per_unit",
+          "a positive integer bounding the rows of one " + unitName), maxPath);
+    }
+    Map<String, ColumnPolicy> columns = columns(m.get("columns"), join(path, "columns"));
+    Map<String, List<String>> hierarchies =
+        hierarchies(m.get("hierarchies"), join(path, "hierarchies"), columns, path);
+    return new TablePolicy(name, null, false, unitIsRow, unitIsRow ? null : unitName, maxRows,
+        columns, hierarchies);
+  }
+
+  private Map<String, ColumnPolicy> columns(Object value, String path) throws SQLException {
+    Map<String, ColumnPolicy> out = new LinkedHashMap<>();
+    if (value == null) {
+      return out;
+    }
+    Map<String, Object> m = mapping(value, path);
+    Map<String, String> seen = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : m.entrySet()) {
+      String name = e.getKey();
+      String cPath = join(path, name);
+      checkName(name, cPath, "column");
+      String key = TablePolicy.key(name);
+      if (seen.containsKey(key)) {
+        throw problem(cPath, "same column as " + join(path, seen.get(key))
+            + " (column names are case-insensitive)");
+      }
+      seen.put(key, name);
+      out.put(key, column(name, e.getValue(), cPath));
+    }
+    return out;
+  }
+
+  private ColumnPolicy column(String name, Object value, String path) throws SQLException {
+    if (value == null || (value instanceof Map && ((Map<?, ?>) value).isEmpty())) {
+      throw problem(path, "no domain or bounds given; " + DOMAIN_HELP);
+    }
+    Map<String, Object> m = mapping(value, path);
+    checkKeys(m, path, COLUMN_KEYS);
+    boolean hasValues = m.containsKey("values");
+    boolean hasMin = m.containsKey("min");
+    boolean hasMax = m.containsKey("max");
+    boolean hasBin = m.containsKey("bin");
+    if (hasValues && (hasMin || hasMax || hasBin)) {
+      String other = hasMin ? "min" : hasMax ? "max" : "bin";
+      throw problem(join(path, other), "cannot be combined with values: a column has either a "
+          + "categorical domain (values) or an ordered one (min, max, bin)");
+    }
+    CategoricalDomain categorical = null;
+    OrderedDomain ordered = null;
+    Clamp clamp = null;
+    if (hasValues) {
+      categorical = values(m.get("values"), join(path, "values"));
+    }
+    if (hasMin || hasMax || hasBin) {
+      if (!hasMin) {
+        throw problem(join(path, "min"), "missing; an ordered domain needs min and max");
+      }
+      if (!hasMax) {
+        throw problem(join(path, "max"), "missing; an ordered domain needs min and max");
+      }
+      ordered = ordered(m, path);
+    }
+    if (m.containsKey("clamp")) {
+      clamp = clamp(m.get("clamp"), join(path, "clamp"));
+    }
+    return new ColumnPolicy(name, Types.OTHER, Optional.ofNullable(categorical),
+        Optional.ofNullable(ordered), Optional.ofNullable(clamp));
+  }
+
+  private CategoricalDomain values(Object value, String path) throws SQLException {
+    if (!(value instanceof List)) {
+      throw problem(path, "must be a list of values, e.g. [N, S, E, W], got " + describe(value));
+    }
+    List<?> raw = (List<?>) value;
+    if (raw.isEmpty()) {
+      throw problem(path, "must list at least one value");
+    }
+    List<Object> out = new ArrayList<>();
+    for (int i = 0; i < raw.size(); i++) {
+      Object v = raw.get(i);
+      String vPath = path + "[" + i + "]";
+      if (v instanceof String) {
+        out.add(v);
+      } else if (v instanceof YamlBool) {
+        out.add(((YamlBool) v).value());
+      } else if (v instanceof Number) {
+        out.add(decimal(v, vPath));
+      } else {
+        throw problem(vPath, "must be a single value (a string or a number), got " + describe(v));
+      }
+    }
+    checkDistinct(out, path, raw);
+    return new CategoricalDomain(out);
+  }
+
+  /** Refuses two equal values (numbers compared by value, so 1 and 1.0 are equal). */
+  void checkDistinct(List<Object> values, String path, List<?> written) throws SQLException {
+    Map<Object, Integer> seen = new LinkedHashMap<>();
+    for (int i = 0; i < values.size(); i++) {
+      Object v = values.get(i);
+      Object k = v instanceof BigDecimal ? CategoricalDomain.normalize((BigDecimal) v) : v;
+      Integer first = seen.putIfAbsent(k, i);
+      if (first != null) {
+        throw problem(path + "[" + i + "]", "duplicate value " + describe(written.get(i))
+            + " (same as " + path + "[" + first + "])");
+      }
+    }
+  }
+
+  private OrderedDomain ordered(Map<String, Object> m, String path) throws SQLException {
+    BigDecimal min = decimal(m.get("min"), join(path, "min"));
+    BigDecimal max = decimal(m.get("max"), join(path, "max"));
+    BigDecimal bin = BigDecimal.ONE;
+    if (m.containsKey("bin")) {
+      bin = decimal(m.get("bin"), join(path, "bin"));
+      if (bin.signum() <= 0) {
+        throw problem(join(path, "bin"), "must be > 0, got " + bin);
+      }
+    }
+    if (min.compareTo(max) >= 0) {
+      throw problem(join(path, "min"), "must be < max, got min " + min + " and max " + max);
+    }
+    BigDecimal cells = OrderedDomain.cellCount(min, max, bin);
+    if (cells.compareTo(BigDecimal.valueOf(OrderedDomain.MAX_CELLS)) > 0) {
+      throw problem(join(path, "bin"), "the domain would have " + cells.toPlainString()
+          + " cells (floor((max - min) / bin) + 1), more than the limit of "
+          + OrderedDomain.MAX_CELLS + "; use a larger bin or a narrower [min, max]");
+    }
+    return new OrderedDomain(min, max, bin);
+  }
+
+  private Clamp clamp(Object value, String path) throws SQLException {
+    if (!(value instanceof List) || ((List<?>) value).size() != 2) {
+      throw problem(path, "must be a list [lo, hi] of two numbers, got " + describe(value));
+    }
+    List<?> l = (List<?>) value;
+    BigDecimal lo = decimal(l.get(0), path + "[0]");
+    BigDecimal hi = decimal(l.get(1), path + "[1]");
+    if (lo.compareTo(hi) > 0) {
+      throw problem(path, "lo must be <= hi, got [" + lo + ", " + hi + "]");
+    }
+    return new Clamp(lo, hi);
+  }
+
+  private Map<String, List<String>> hierarchies(
+      Object value, String path, Map<String, ColumnPolicy> columns, String tablePath)
+      throws SQLException {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    if (value == null) {
+      return out;
+    }
+    Map<String, Object> m = mapping(value, path);
+    Map<String, String> seen = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : m.entrySet()) {
+      String name = e.getKey();
+      String hPath = join(path, name);
+      checkName(name, hPath, "hierarchy");
+      String key = TablePolicy.key(name);
+      if (seen.containsKey(key)) {
+        throw problem(hPath, "same hierarchy as " + join(path, seen.get(key))
+            + " (names are case-insensitive)");
+      }
+      seen.put(key, name);
+      if (!(e.getValue() instanceof List) || ((List<?>) e.getValue()).isEmpty()) {
+        throw problem(hPath, "must be a non-empty list of columns from coarse to fine, e.g. "
+            + "[STATE, COUNTY, TRACT], got " + describe(e.getValue()));
+      }
+      List<?> raw = (List<?>) e.getValue();
+      List<String> members = new ArrayList<>();
+      Map<String, Integer> seenMembers = new LinkedHashMap<>();
+      for (int i = 0; i < raw.size(); i++) {
+        String mPath = hPath + "[" + i + "]";
+        String member = scalarName(raw.get(i), mPath, "column");
+        ColumnPolicy c = columns.get(TablePolicy.key(member));
+        if (c == null) {
+          throw problem(mPath, member + " is not a listed column"
+              + PolicyProblems.didYouMean(member, columnNames(columns))
+              + "; list it under " + join(tablePath, "columns") + " with values or min/max");
+        }
+        if (!c.hasDomain()) {
+          throw problem(mPath, member + " has no domain (only a clamp); give it values or "
+              + "min/max to use it in a hierarchy");
+        }
+        Integer first = seenMembers.putIfAbsent(TablePolicy.key(member), i);
+        if (first != null) {
+          throw problem(mPath, member + " appears twice (also at " + hPath + "[" + first + "])");
+        }
+        members.add(c.name());
+      }
+      out.put(key, members);
+    }
+    return out;
+  }
+
+  private static List<String> columnNames(Map<String, ColumnPolicy> columns) {
+    List<String> names = new ArrayList<>();
+    columns.values().forEach(c -> names.add(c.name()));
+    return names;
+  }
+
+  // ---------------------------------------------------------------- scalars and structure
+
+  /** A mapping with string keys; names written as numbers or booleans keep their text. */
+  private Map<String, Object> mapping(Object value, String path) throws SQLException {
+    if (!(value instanceof Map)) {
+      throw problem(path, "must be a mapping (key: value), got " + describe(value));
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+      Object k = e.getKey();
+      String key;
+      if (k instanceof String || k instanceof YamlBool || k instanceof Number) {
+        key = k instanceof BigDecimal ? ((BigDecimal) k).toPlainString() : k.toString();
+      } else {
+        throw problem(path, "has a key that is not a name: " + describe(k));
+      }
+      if (out.containsKey(key)) {
+        throw problem(join(path, key), "appears twice");
+      }
+      out.put(key, e.getValue());
+    }
+    return out;
+  }
+
+  private void checkKeys(Map<String, Object> m, String path, List<String> allowed)
+      throws SQLException {
+    for (String k : m.keySet()) {
+      if (!allowed.contains(k)) {
+        throw problem(join(path, k), "unknown key" + PolicyProblems.didYouMean(k, allowed)
+            + "; valid keys here: " + String.join(", ", allowed));
+      }
+    }
+  }
+
+  private Object required(Map<String, Object> m, String path, String key, String what)
+      throws SQLException {
+    if (!m.containsKey(key)) {
+      throw problem(join(path, key), "missing; expected " + what);
+    }
+    Object v = m.get(key);
+    if (v == null) {
+      throw problem(join(path, key), "is empty; expected " + what);
+    }
+    return v;
+  }
+
+  private boolean bool(Object value, String path) throws SQLException {
+    if (value instanceof YamlBool) {
+      return ((YamlBool) value).value();
+    }
+    throw problem(path, "must be true or false, got " + describe(value));
+  }
+
+  private void checkName(String name, String path, String kind) throws SQLException {
+    if (name.isBlank()) {
+      throw problem(path, "empty " + kind + " name");
+    }
+  }
+
+  private String scalarName(Object value, String path, String kind) throws SQLException {
+    String name;
+    if (value instanceof String || value instanceof YamlBool) {
+      name = value.toString();
+    } else if (value instanceof BigDecimal) {
+      name = ((BigDecimal) value).toPlainString();
+    } else if (value instanceof Number) {
+      name = value.toString();
+    } else {
+      throw problem(path, "must be a " + kind + " name, got " + describe(value));
+    }
+    if (name.isBlank()) {
+      throw problem(path, "empty " + kind + " name");
+    }
+    return name.strip();
+  }
+
+  private int positiveInt(Object value, String path) throws SQLException {
+    BigDecimal v = decimal(value, path);
+    BigInteger i;
+    try {
+      i = v.toBigIntegerExact();
+    } catch (ArithmeticException e) {
+      throw problem(path, "must be a positive integer, got " + v);
+    }
+    if (i.signum() <= 0) {
+      throw problem(path, "must be a positive integer, got " + v);
+    }
+    if (i.bitLength() > 31) {
+      throw problem(path, "must be at most " + Integer.MAX_VALUE + ", got " + v);
+    }
+    return i.intValue();
+  }
+
+  /** An exact decimal from a YAML int, float or numeric string. */
+  BigDecimal decimal(Object value, String path) throws SQLException {
+    if (value instanceof BigDecimal) {
+      return (BigDecimal) value;
+    }
+    if (value instanceof Integer || value instanceof Long || value instanceof Short
+        || value instanceof Byte) {
+      return BigDecimal.valueOf(((Number) value).longValue());
+    }
+    if (value instanceof BigInteger) {
+      return new BigDecimal((BigInteger) value);
+    }
+    if (value instanceof Double || value instanceof Float) {
+      double d = ((Number) value).doubleValue();
+      if (!Double.isFinite(d)) {
+        throw problem(path, "must be a finite number, got " + value);
+      }
+      return new BigDecimal(String.valueOf(value));
+    }
+    if (value instanceof String) {
+      String s = ((String) value).strip().replace("_", "");
+      try {
+        return new BigDecimal(s);
+      } catch (NumberFormatException e) {
+        throw problem(path, "must be a number, got " + describe(value));
+      }
+    }
+    throw problem(path, "must be a number, got " + describe(value));
+  }
+
+  static String describe(Object v) {
+    if (v == null) {
+      return "nothing";
+    }
+    if (v instanceof String) {
+      return "'" + v + "'";
+    }
+    if (v instanceof YamlBool) {
+      return "boolean " + v + (((YamlBool) v).text().matches("(?i)true|false") ? ""
+          : " (YAML reads yes/no/on/off as booleans; quote it to mean text)");
+    }
+    if (v instanceof Boolean) {
+      return "boolean " + v;
+    }
+    if (v instanceof BigDecimal) {
+      return ((BigDecimal) v).toString();
+    }
+    if (v instanceof Number) {
+      return v.toString();
+    }
+    if (v instanceof List) {
+      return "a list";
+    }
+    if (v instanceof Map) {
+      return "a mapping";
+    }
+    return v.toString();
+  }
+
+  static String join(String path, String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  private SQLException problem(String path, String reason) {
+    return PolicyProblems.at(source, path, reason);
+  }
+}

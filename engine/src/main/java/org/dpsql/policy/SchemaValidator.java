@@ -1,0 +1,301 @@
+package org.dpsql.policy;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * Checks a parsed policy against the backend's schema through {@link DatabaseMetaData} and returns
+ * it with the backend's spellings, schemas and SQL types.
+ */
+final class SchemaValidator {
+  private static final Set<String> SYSTEM_SCHEMAS =
+      Set.of("INFORMATION_SCHEMA", "PG_CATALOG", "SYS", "SYSIBM", "SYSTEM", "MYSQL",
+          "PERFORMANCE_SCHEMA");
+
+  private record TableRef(String catalog, String schema, String name) {
+    String qualified() {
+      return schema == null || schema.isEmpty() ? name : schema + "." + name;
+    }
+  }
+
+  private record ColumnRef(String name, int type, String typeName, int position) {}
+
+  private final String source;
+  private final Connection backend;
+  private final PolicyParser parser;
+  private DatabaseMetaData metaData;
+  private String catalog;
+  private String currentSchema;
+  private List<TableRef> allTables;
+
+  SchemaValidator(String source, Connection backend) {
+    this.source = source;
+    this.backend = Objects.requireNonNull(backend, "backend");
+    this.parser = new PolicyParser(source);
+  }
+
+  Policy validate(Policy policy) throws SQLException {
+    try {
+      metaData = backend.getMetaData();
+      catalog = backend.getCatalog();
+      if (catalog != null && catalog.isEmpty()) {
+        catalog = null; // "" would mean "tables without a catalog" to getTables
+      }
+    } catch (SQLException e) {
+      throw PolicyProblems.at(source, "", "cannot read the backend schema: " + e.getMessage(), e);
+    }
+    currentSchema = currentSchema(backend);
+    Map<String, TablePolicy> out = new LinkedHashMap<>();
+    for (TablePolicy t : policy.tables().values()) {
+      TablePolicy checked = table(t, "tables." + t.name());
+      out.put(TablePolicy.key(checked.name()), checked);
+    }
+    return new Policy(policy.allowSeed(), policy.budget(), out, policy.source());
+  }
+
+  private static String currentSchema(Connection c) {
+    try {
+      return c.getSchema();
+    } catch (SQLException | AbstractMethodError e) {
+      return null; // drivers before JDBC 4.1, or without schemas
+    }
+  }
+
+  private TablePolicy table(TablePolicy t, String path) throws SQLException {
+    TableRef ref = resolveTable(t.name(), path);
+    if (t.isPublic()) {
+      return TablePolicy.publicTable(ref.name(), ref.schema());
+    }
+    List<ColumnRef> backendColumns = columns(ref, path);
+    String unit = null;
+    if (!t.unitIsRow()) {
+      unit = resolveColumn(t.privacyUnit(), backendColumns, ref, path + ".privacy_unit",
+          t.privacyUnit() + " ").name();
+    }
+    Map<String, ColumnPolicy> columns = new LinkedHashMap<>();
+    Map<String, ColumnPolicy> byPolicyKey = new LinkedHashMap<>();
+    for (Map.Entry<String, ColumnPolicy> entry : t.columns().entrySet()) {
+      ColumnPolicy c = entry.getValue();
+      String cPath = path + ".columns." + c.name();
+      ColumnRef col = resolveColumn(c.name(), backendColumns, ref, cPath, "");
+      ColumnPolicy checked = column(c, col, ref, cPath);
+      String key = TablePolicy.key(checked.name());
+      if (columns.containsKey(key)) {
+        throw problem(cPath, "names the same backend column as another entry: "
+            + columns.get(key).name());
+      }
+      columns.put(key, checked);
+      byPolicyKey.put(entry.getKey(), checked);
+    }
+    Map<String, List<String>> hierarchies = new LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> h : t.hierarchies().entrySet()) {
+      List<String> members = new ArrayList<>();
+      for (String m : h.getValue()) {
+        members.add(byPolicyKey.get(TablePolicy.key(m)).name());
+      }
+      hierarchies.put(h.getKey(), members);
+    }
+    return new TablePolicy(ref.name(), ref.schema(), false, t.unitIsRow(), unit,
+        t.maxRowsPerUnit(), columns, hierarchies);
+  }
+
+  private ColumnPolicy column(ColumnPolicy c, ColumnRef col, TableRef table, String path)
+      throws SQLException {
+    String what = table.qualified() + "." + col.name() + " is " + col.typeName();
+    boolean numeric = ColumnPolicy.isNumericType(col.type());
+    if (c.ordered().isPresent() && !numeric) {
+      throw problem(path + ".min", "min/max/bin need a numeric column, but " + what
+          + "; use values to list its domain");
+    }
+    if (c.clamp().isPresent() && !numeric) {
+      throw problem(path + ".clamp", "clamp needs a numeric column, but " + what);
+    }
+    CategoricalDomain domain = null;
+    if (c.categorical().isPresent()) {
+      List<Object> raw = c.categorical().get().values();
+      List<Object> converted = new ArrayList<>();
+      String vPath = path + ".values";
+      for (int i = 0; i < raw.size(); i++) {
+        converted.add(value(raw.get(i), col, what, vPath + "[" + i + "]"));
+      }
+      parser.checkDistinct(converted, vPath, raw);
+      domain = new CategoricalDomain(converted);
+    }
+    return c.withBackend(col.name(), col.type(), domain);
+  }
+
+  /** One categorical value in the kind of its column. */
+  private Object value(Object v, ColumnRef col, String what, String path) throws SQLException {
+    if (ColumnPolicy.isNumericType(col.type())) {
+      if (v instanceof Boolean) {
+        throw problem(path, "must be a number because " + what + ", got boolean " + v);
+      }
+      BigDecimal d;
+      try {
+        d = parser.decimal(v, path);
+      } catch (SQLException e) {
+        throw problem(path, "must be a number because " + what + ", got "
+            + PolicyParser.describe(v));
+      }
+      if (ColumnPolicy.isIntegerType(col.type())) {
+        try {
+          return new BigDecimal(d.toBigIntegerExact());
+        } catch (ArithmeticException e) {
+          throw problem(path, "must be an integer because " + what + ", got " + d);
+        }
+      }
+      return d;
+    }
+    if (col.type() == Types.BOOLEAN || col.type() == Types.BIT) {
+      if (v instanceof Boolean) {
+        return v;
+      }
+      if (v instanceof String && ((String) v).strip().matches("(?i)true|false")) {
+        return Boolean.valueOf(((String) v).strip());
+      }
+      throw problem(path, "must be true or false because " + what + ", got "
+          + PolicyParser.describe(v));
+    }
+    if (v instanceof String) {
+      return v;
+    }
+    String hint = v instanceof Boolean
+        ? "; YAML reads true/false/yes/no/on/off as booleans, so quote the value"
+        : "; write the value in quotes, e.g. '" + PolicyParser.describe(v) + "'";
+    throw problem(path, "must be a string because " + what + ", got "
+        + (v instanceof Boolean ? "" : "number ") + PolicyParser.describe(v) + hint);
+  }
+
+  // ---------------------------------------------------------------- backend lookups
+
+  private List<TableRef> tables(String path) throws SQLException {
+    if (allTables == null) {
+      List<TableRef> out = new ArrayList<>();
+      try (ResultSet rs = metaData.getTables(catalog, null, "%", null)) {
+        while (rs.next()) {
+          out.add(new TableRef(rs.getString("TABLE_CAT"), rs.getString("TABLE_SCHEM"),
+              rs.getString("TABLE_NAME")));
+        }
+      } catch (SQLException e) {
+        throw PolicyProblems.at(source, path, "cannot list the backend's tables: "
+            + e.getMessage(), e);
+      }
+      allTables = out;
+    }
+    return allTables;
+  }
+
+  private TableRef resolveTable(String name, String path) throws SQLException {
+    List<TableRef> all = tables(path);
+    List<TableRef> matches = all.stream()
+        .filter(t -> t.name().equalsIgnoreCase(name))
+        .collect(Collectors.toList());
+    if (matches.isEmpty()) {
+      List<TableRef> user = all.stream()
+          .filter(t -> !isSystemSchema(t.schema()))
+          .collect(Collectors.toList());
+      Set<String> names = new LinkedHashSet<>();
+      user.forEach(t -> names.add(t.name()));
+      throw problem(path, "no such table in the backend"
+          + PolicyProblems.didYouMean(name, names)
+          + "; tables: " + (user.isEmpty() ? "(none)"
+              : PolicyProblems.list(user.stream().map(TableRef::qualified)
+                  .collect(Collectors.toList()))));
+    }
+    matches = prefer(matches, t -> currentSchema != null && currentSchema.equals(t.schema()));
+    matches = prefer(matches, t -> t.name().equals(name));
+    matches = prefer(matches, t -> !isSystemSchema(t.schema()));
+    if (matches.size() > 1) {
+      throw problem(path, "ambiguous: the backend has "
+          + matches.stream().map(TableRef::qualified).collect(Collectors.joining(", "))
+          + "; connect with the intended schema as the current schema");
+    }
+    return matches.get(0);
+  }
+
+  private List<ColumnRef> columns(TableRef t, String path) throws SQLException {
+    List<ColumnRef> out = new ArrayList<>();
+    String escape;
+    try {
+      escape = metaData.getSearchStringEscape();
+    } catch (SQLException e) {
+      escape = null;
+    }
+    try (ResultSet rs = metaData.getColumns(t.catalog(), pattern(t.schema(), escape),
+        pattern(t.name(), escape), "%")) {
+      while (rs.next()) {
+        if ((t.catalog() == null || t.catalog().equals(rs.getString("TABLE_CAT")))
+            && Objects.equals(rs.getString("TABLE_SCHEM"), t.schema())
+            && Objects.equals(rs.getString("TABLE_NAME"), t.name())) {
+          out.add(new ColumnRef(rs.getString("COLUMN_NAME"), rs.getInt("DATA_TYPE"),
+              rs.getString("TYPE_NAME"), rs.getInt("ORDINAL_POSITION")));
+        }
+      }
+    } catch (SQLException e) {
+      throw PolicyProblems.at(source, path, "cannot read the columns of " + t.qualified() + ": "
+          + e.getMessage(), e);
+    }
+    out.sort(Comparator.comparingInt(ColumnRef::position));
+    return out;
+  }
+
+  private ColumnRef resolveColumn(String name, List<ColumnRef> columns, TableRef table,
+      String path, String subject) throws SQLException {
+    List<ColumnRef> matches = columns.stream()
+        .filter(c -> c.name().equalsIgnoreCase(name))
+        .collect(Collectors.toList());
+    matches = prefer(matches, c -> c.name().equals(name));
+    if (matches.isEmpty()) {
+      List<String> names = columns.stream().map(ColumnRef::name).collect(Collectors.toList());
+      throw problem(path, "no such column " + subject + "in backend table " + table.qualified()
+          + PolicyProblems.didYouMean(name, names)
+          + " (columns: " + PolicyProblems.list(names) + ")");
+    }
+    if (matches.size() > 1) {
+      throw problem(path, "ambiguous: backend table " + table.qualified() + " has columns "
+          + matches.stream().map(ColumnRef::name).collect(Collectors.joining(", "))
+          + "; write the exact spelling");
+    }
+    return matches.get(0);
+  }
+
+  private static <T> List<T> prefer(List<T> items, Predicate<T> p) {
+    List<T> preferred = items.stream().filter(p).collect(Collectors.toList());
+    return preferred.isEmpty() ? items : preferred;
+  }
+
+  private static boolean isSystemSchema(String schema) {
+    return schema != null && SYSTEM_SCHEMAS.contains(schema.toUpperCase(Locale.ROOT));
+  }
+
+  private static String pattern(String name, String escape) {
+    if (name == null) {
+      return null;
+    }
+    if (escape == null || escape.isEmpty()) {
+      return name; // rows are filtered by exact name afterwards
+    }
+    return name.replace(escape, escape + escape)
+        .replace("_", escape + "_")
+        .replace("%", escape + "%");
+  }
+
+  private SQLException problem(String path, String reason) {
+    return PolicyProblems.at(source, path, reason);
+  }
+}

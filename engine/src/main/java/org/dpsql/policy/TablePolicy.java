@@ -1,0 +1,90 @@
+package org.dpsql.policy;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the data owner declared about one table: either it is public (any read-only SQL passes
+ * through) or it is private, with a privacy unit, a contribution bound and the columns that may be
+ * used.
+ *
+ * <p>Guarantees: a public table has no unit ({@code privacyUnit} null, {@code maxRowsPerUnit} 0),
+ * no columns and no hierarchies. A private table either has {@code unitIsRow} (each row is its own
+ * unit, {@code privacyUnit} null, {@code maxRowsPerUnit} 1) or names a privacy-unit column with
+ * {@code maxRowsPerUnit >= 1}. Column and hierarchy maps are unmodifiable, keyed by upper-cased
+ * name, in policy order; every hierarchy member is a column of this table with a domain. After the
+ * loader's schema check, {@code name}, {@code schema}, {@code privacyUnit} and column names have
+ * the backend's exact spelling.
+ */
+public record TablePolicy(
+    String name,
+    String schema,
+    boolean isPublic,
+    boolean unitIsRow,
+    String privacyUnit,
+    int maxRowsPerUnit,
+    Map<String, ColumnPolicy> columns,
+    Map<String, List<String>> hierarchies) {
+
+  /** Copies the maps and checks the invariants. */
+  public TablePolicy {
+    Objects.requireNonNull(name, "name");
+    columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+    Map<String, List<String>> h = new LinkedHashMap<>();
+    hierarchies.forEach((k, v) -> h.put(k, List.copyOf(v)));
+    hierarchies = Collections.unmodifiableMap(h);
+    if (isPublic) {
+      if (unitIsRow || privacyUnit != null || maxRowsPerUnit != 0
+          || !columns.isEmpty() || !hierarchies.isEmpty()) {
+        throw new IllegalArgumentException("public table " + name + " takes no other settings");
+      }
+    } else if (unitIsRow) {
+      if (privacyUnit != null || maxRowsPerUnit != 1) {
+        throw new IllegalArgumentException(
+            "table " + name + ": a ROW unit has no unit column and one row per unit");
+      }
+    } else if (privacyUnit == null || maxRowsPerUnit < 1) {
+      throw new IllegalArgumentException(
+          "table " + name + " needs a privacy-unit column and max_rows_per_unit >= 1");
+    }
+    for (Map.Entry<String, List<String>> e : hierarchies.entrySet()) {
+      for (String member : e.getValue()) {
+        ColumnPolicy c = columns.get(key(member));
+        if (c == null || !c.hasDomain()) {
+          throw new IllegalArgumentException(
+              "hierarchy " + e.getKey() + " names " + member + ", not a column with a domain");
+        }
+      }
+    }
+  }
+
+  /** A public table: any read-only SQL on it passes through. */
+  public static TablePolicy publicTable(String name, String schema) {
+    return new TablePolicy(name, schema, true, false, null, 0, Map.of(), Map.of());
+  }
+
+  /** The column named {@code name}, compared case-insensitively. */
+  public Optional<ColumnPolicy> column(String name) {
+    return name == null ? Optional.empty() : Optional.ofNullable(columns.get(key(name)));
+  }
+
+  /** The hierarchy named {@code name} (coarse to fine), compared case-insensitively. */
+  public Optional<List<String>> hierarchy(String name) {
+    return name == null ? Optional.empty() : Optional.ofNullable(hierarchies.get(key(name)));
+  }
+
+  /** {@code schema.name}, or {@code name} when the backend has no schema. */
+  public String qualifiedName() {
+    return schema == null || schema.isEmpty() ? name : schema + "." + name;
+  }
+
+  /** The key under which names are stored in the policy's maps. */
+  static String key(String name) {
+    return name.toUpperCase(Locale.ROOT);
+  }
+}

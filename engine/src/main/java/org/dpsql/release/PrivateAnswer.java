@@ -1,0 +1,240 @@
+package org.dpsql.release;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.dpsql.mechanism.RandomBits;
+import org.dpsql.policy.Clamp;
+import org.dpsql.policy.ColumnPolicy;
+import org.dpsql.policy.OrderedDomain;
+import org.dpsql.rewrite.Measurement;
+import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.sql.OutputItem;
+import org.dpsql.sql.SortKey;
+
+/**
+ * Turns the exact measurements of a plan into the released result table: adds noise to every cell
+ * of every measurement (zeros included), then derives each output column by post-processing only
+ * (AVG = noisy SUM / noisy COUNT, clamped into the bounds; confidence intervals from the exact
+ * noise distribution; ORDER BY / OFFSET / FETCH on the noisy table).
+ *
+ * <p>Output types: group keys keep the column's kind (integer bins and integer categorical values
+ * as BIGINT, other numbers as DECIMAL, text as VARCHAR); COUNT is BIGINT and may be negative (the
+ * noise is unbiased, and left so); SUM is BIGINT for integer columns, otherwise DECIMAL at the
+ * measurement's resolution; AVG is DOUBLE and NULL when the noisy count is not positive. With a
+ * {@code ci} in the hint, each aggregate {@code X} is followed by {@code X_LOW} and {@code X_HIGH}:
+ * for COUNT and SUM, value ± the noise's {@code ci}-quantile of |noise| (exact coverage); for AVG,
+ * the range of ratios over the SUM and COUNT intervals at confidence (1+ci)/2 each (coverage ≥ ci by
+ * the union bound, ignoring the clamp bias).
+ */
+public final class PrivateAnswer {
+  private PrivateAnswer() {}
+
+  /** The result columns of a plan (needs no data: used to describe prepared statements). */
+  public static List<ResultColumn> columns(MeasurementPlan plan) {
+    List<ResultColumn> cols = new ArrayList<>();
+    Double ci = plan.query().hint().ci();
+    for (OutputItem o : plan.query().outputs()) {
+      ResultColumn c = column(o);
+      cols.add(c);
+      if (!o.isGroupKey() && ci != null) {
+        cols.add(c.withLabel(o.label() + "_LOW"));
+        cols.add(c.withLabel(o.label() + "_HIGH"));
+      }
+    }
+    return cols;
+  }
+
+  private static ResultColumn column(OutputItem o) {
+    if (o.isGroupKey()) {
+      ColumnPolicy c = o.column();
+      if (c.categorical().isPresent()) {
+        boolean numeric = c.categorical().get().values().stream().allMatch(v -> v instanceof BigDecimal);
+        if (!numeric) {
+          return ResultColumn.varchar(o.label(), false);
+        }
+        return integerType(c.sqlType()) ? ResultColumn.bigint(o.label(), false)
+            : ResultColumn.decimal(o.label(), maxScale(c.categorical().get().values()), false);
+      }
+      OrderedDomain d = c.ordered().orElseThrow();
+      if (integerType(c.sqlType()) && whole(d.min()) && whole(d.bin())) {
+        return ResultColumn.bigint(o.label(), false);
+      }
+      return ResultColumn.decimal(o.label(), Math.max(0, Math.max(d.min().scale(), d.bin().scale())),
+          false);
+    }
+    return switch (o.aggregate()) {
+      case COUNT_STAR, COUNT -> ResultColumn.bigint(o.label(), false);
+      case SUM -> {
+        Measurement m = Measurement.sum(o.column());
+        yield m.resolution().compareTo(BigDecimal.ONE) == 0 && integerType(o.column().sqlType())
+            ? ResultColumn.bigint(o.label(), false)
+            : ResultColumn.decimal(o.label(), Math.max(0, m.resolution().scale()), false);
+      }
+      case AVG -> ResultColumn.doubles(o.label(), true);
+    };
+  }
+
+  /** Adds noise to the exact measurements and builds the released rows. */
+  public static ResultTable release(MeasurementPlan plan, long[][] exact, NoisePlan noise,
+      RandomBits random) {
+    int cells = plan.cells().size();
+    List<Measurement> ms = plan.measurements();
+    long[][] noisy = new long[ms.size()][cells];
+    for (int m = 0; m < ms.size(); m++) {
+      NoiseMechanism mech = noise.perMeasurement().get(m);
+      for (int cell = 0; cell < cells; cell++) {
+        noisy[m][cell] = mech.release(exact[m][cell], random);
+      }
+    }
+    Double ci = plan.query().hint().ci();
+    long[] margin = new long[ms.size()];
+    long[] marginHalf = new long[ms.size()];
+    if (ci != null) {
+      for (int m = 0; m < ms.size(); m++) {
+        margin[m] = noise.perMeasurement().get(m).marginAbs(ci);
+        marginHalf[m] = noise.perMeasurement().get(m).marginAbs((1 + ci) / 2);
+      }
+    }
+    List<ResultColumn> columns = columns(plan);
+    List<Object[]> rows = new ArrayList<>(cells);
+    for (int cell = 0; cell < cells; cell++) {
+      Object[] keys = plan.cells().keysOf(cell);
+      Object[] row = new Object[columns.size()];
+      int col = 0;
+      for (OutputItem o : plan.query().outputs()) {
+        if (o.isGroupKey()) {
+          int k = plan.query().groupBy().indexOf(o.column());
+          row[col] = convert(keys[k], columns.get(col));
+          col++;
+          continue;
+        }
+        ResultColumn rc = columns.get(col);
+        switch (o.aggregate()) {
+          case COUNT_STAR, COUNT, SUM -> {
+            Measurement m = o.aggregate() == org.dpsql.sql.AggregateKind.COUNT_STAR
+                ? Measurement.countStar()
+                : o.aggregate() == org.dpsql.sql.AggregateKind.COUNT ? Measurement.count(o.column())
+                : Measurement.sum(o.column());
+            int mi = plan.indexOf(m);
+            long v = noisy[mi][cell];
+            row[col++] = scaled(v, m, rc);
+            if (ci != null) {
+              row[col++] = scaled(v - margin[mi], m, rc);
+              row[col++] = scaled(v + margin[mi], m, rc);
+            }
+          }
+          case AVG -> {
+            Measurement sum = Measurement.sum(o.column());
+            int si = plan.indexOf(sum);
+            int ni = plan.indexOf(Measurement.count(o.column()));
+            Clamp bounds = Measurement.bounds(o.column());
+            row[col++] = average(noisy[si][cell], noisy[ni][cell], sum.resolution(), bounds);
+            if (ci != null) {
+              double[] range = averageRange(noisy[si][cell], marginHalf[si], noisy[ni][cell],
+                  marginHalf[ni], sum.resolution(), bounds);
+              row[col++] = range == null ? null : range[0];
+              row[col++] = range == null ? null : range[1];
+            }
+          }
+          default -> throw new IllegalStateException();
+        }
+      }
+      rows.add(row);
+    }
+    return new ResultTable(columns, postProcess(plan, columns, rows));
+  }
+
+  private static List<Object[]> postProcess(MeasurementPlan plan, List<ResultColumn> columns,
+      List<Object[]> rows) {
+    List<Object[]> out = new ArrayList<>(rows);
+    if (!plan.query().orderBy().isEmpty()) {
+      // map output indexes to result column positions (ci columns shift them)
+      int[] position = new int[plan.query().outputs().size()];
+      int p = 0;
+      for (int i = 0; i < position.length; i++) {
+        position[i] = p;
+        p += plan.query().outputs().get(i).isGroupKey() || plan.query().hint().ci() == null ? 1 : 3;
+      }
+      Comparator<Object[]> cmp = null;
+      for (SortKey k : plan.query().orderBy()) {
+        int pos = position[k.outputIndex()];
+        Comparator<Object[]> c = Comparator.comparing((Object[] r) -> (Comparable) r[pos],
+            Comparator.nullsFirst(Comparator.<Comparable>naturalOrder()));
+        if (k.descending()) {
+          c = c.reversed();
+        }
+        cmp = cmp == null ? c : cmp.thenComparing(c);
+      }
+      out.sort(cmp); // stable: ties keep the domain order
+    }
+    long offset = plan.query().offset() == null ? 0 : plan.query().offset();
+    long fetch = plan.query().fetch() == null ? Long.MAX_VALUE : plan.query().fetch();
+    int from = (int) Math.min(offset, out.size());
+    int to = (int) Math.min(out.size(), from + Math.min(fetch, Integer.MAX_VALUE));
+    return out.subList(from, to);
+  }
+
+  private static Object scaled(long steps, Measurement m, ResultColumn rc) {
+    if (rc.jdbcType() == Types.BIGINT) {
+      return steps;
+    }
+    return BigDecimal.valueOf(steps).multiply(m.resolution()).setScale(rc.scale(), RoundingMode.HALF_EVEN);
+  }
+
+  private static Double average(long sumSteps, long count, BigDecimal resolution, Clamp bounds) {
+    if (count <= 0) {
+      return null;
+    }
+    double avg = BigDecimal.valueOf(sumSteps).multiply(resolution)
+        .divide(BigDecimal.valueOf(count), MathContext.DECIMAL64).doubleValue();
+    return Math.min(bounds.hi().doubleValue(), Math.max(bounds.lo().doubleValue(), avg));
+  }
+
+  private static double[] averageRange(long sum, long sumMargin, long count, long countMargin,
+      BigDecimal resolution, Clamp bounds) {
+    long cLo = count - countMargin;
+    long cHi = count + countMargin;
+    if (cLo <= 0) {
+      return new double[] {bounds.lo().doubleValue(), bounds.hi().doubleValue()};
+    }
+    double r = resolution.doubleValue();
+    double sLo = (sum - sumMargin) * r;
+    double sHi = (sum + sumMargin) * r;
+    double lo = Math.min(Math.min(sLo / cLo, sLo / cHi), Math.min(sHi / cLo, sHi / cHi));
+    double hi = Math.max(Math.max(sLo / cLo, sLo / cHi), Math.max(sHi / cLo, sHi / cHi));
+    double blo = bounds.lo().doubleValue();
+    double bhi = bounds.hi().doubleValue();
+    return new double[] {Math.min(bhi, Math.max(blo, lo)), Math.min(bhi, Math.max(blo, hi))};
+  }
+
+  private static Object convert(Object key, ResultColumn rc) {
+    if (rc.jdbcType() == Types.BIGINT) {
+      return ((BigDecimal) key).longValueExact();
+    }
+    if (rc.jdbcType() == Types.DECIMAL) {
+      return ((BigDecimal) key).setScale(rc.scale(), RoundingMode.HALF_EVEN);
+    }
+    return key;
+  }
+
+  private static boolean integerType(int t) {
+    return t == Types.TINYINT || t == Types.SMALLINT || t == Types.INTEGER || t == Types.BIGINT;
+  }
+
+  private static boolean whole(BigDecimal v) {
+    return v.stripTrailingZeros().scale() <= 0;
+  }
+
+  private static int maxScale(List<Object> values) {
+    int s = 0;
+    for (Object v : values) {
+      s = Math.max(s, ((BigDecimal) v).stripTrailingZeros().scale());
+    }
+    return s;
+  }
+}

@@ -1,0 +1,113 @@
+package org.dpsql.rewrite;
+
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.dpsql.errors.SqlStates;
+import org.dpsql.policy.ColumnPolicy;
+import org.dpsql.policy.OrderedDomain;
+
+/**
+ * The cells of a GROUP BY: the cross product of the public domains of the group columns, in a
+ * stable order (first column slowest, each domain in policy order). The cells come from the policy
+ * alone, never from the data, so which groups appear reveals nothing.
+ */
+public final class CellDomain {
+  /** The largest number of cells one query may release. */
+  public static final int MAX_CELLS = 1_000_000;
+
+  private final List<ColumnPolicy> columns;
+  private final int[] sizes;
+  private final int cells;
+  private final List<Map<Object, Integer>> categoricalIndex = new ArrayList<>();
+
+  public CellDomain(List<ColumnPolicy> columns) throws SQLException {
+    this.columns = List.copyOf(columns);
+    this.sizes = new int[columns.size()];
+    long n = 1;
+    for (int i = 0; i < columns.size(); i++) {
+      ColumnPolicy c = columns.get(i);
+      sizes[i] = c.domainSize();
+      n *= sizes[i];
+      if (n > MAX_CELLS) {
+        throw SqlStates.notSupported("GROUP BY " + String.join(", ",
+            columns.stream().map(ColumnPolicy::name).toList()) + " has more than " + MAX_CELLS
+            + " cells in the policy domain; group by fewer or coarser columns");
+      }
+      Map<Object, Integer> index = new HashMap<>();
+      if (c.categorical().isPresent()) {
+        List<Object> values = c.categorical().get().values();
+        for (int v = 0; v < values.size(); v++) {
+          index.put(normalise(values.get(v)), v);
+        }
+      }
+      categoricalIndex.add(index);
+    }
+    this.cells = (int) n;
+  }
+
+  public List<ColumnPolicy> columns() {
+    return columns;
+  }
+
+  /** Number of cells (1 for a query without GROUP BY). */
+  public int size() {
+    return cells;
+  }
+
+  /**
+   * The cell of a backend row given the key values the measurement SQL returns (the value of a
+   * categorical column, the bin index of an ordered one), or -1 if it lies outside the domain.
+   */
+  public int cellOf(Object[] keys) {
+    int cell = 0;
+    for (int i = 0; i < sizes.length; i++) {
+      int v;
+      if (columns.get(i).categorical().isPresent()) {
+        Integer idx = keys[i] == null ? null : categoricalIndex.get(i).get(normalise(keys[i]));
+        if (idx == null) {
+          return -1;
+        }
+        v = idx;
+      } else {
+        if (keys[i] == null) {
+          return -1;
+        }
+        long bin = new BigDecimal(keys[i].toString()).longValue();
+        if (bin < 0 || bin >= sizes[i]) {
+          return -1;
+        }
+        v = (int) bin;
+      }
+      cell = cell * sizes[i] + v;
+    }
+    return cell;
+  }
+
+  /** The public key values of a cell, as released: categorical values and bin lower edges. */
+  public Object[] keysOf(int cell) {
+    Object[] keys = new Object[sizes.length];
+    for (int i = sizes.length - 1; i >= 0; i--) {
+      int v = cell % sizes[i];
+      cell /= sizes[i];
+      ColumnPolicy c = columns.get(i);
+      if (c.categorical().isPresent()) {
+        keys[i] = c.categorical().get().values().get(v);
+      } else {
+        OrderedDomain d = c.ordered().orElseThrow();
+        keys[i] = d.lowerEdge(v);
+      }
+    }
+    return keys;
+  }
+
+  private static Object normalise(Object value) {
+    if (value instanceof Number || value instanceof BigDecimal) {
+      return new BigDecimal(value.toString()).stripTrailingZeros();
+    }
+    return value.toString();
+  }
+}

@@ -1,0 +1,82 @@
+package org.dpsql.rewrite;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.Types;
+import org.dpsql.policy.Clamp;
+import org.dpsql.policy.ColumnPolicy;
+
+/**
+ * One exact vector the backend computes per cell, before noise: a row count, a non-null count of a
+ * column, or a sum of a column's values clamped to the policy bounds and expressed as an integer
+ * number of {@code resolution} steps (so that integer noise can be added exactly).
+ *
+ * <p>Sensitivity: one row changes one cell of a count by 1, and one cell of a sum by at most
+ * {@link #perRowBound()} steps (the rounded clamp bound of largest magnitude). With at most
+ * {@code k} rows per privacy unit, adding or removing a unit changes the vector by at most
+ * {@code k * perRowBound()} in L1 norm, and by the same in L2 norm (the worst case puts all k rows
+ * in one cell). Both are returned by {@link #sensitivity(int)}.
+ */
+public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution, long perRowBound) {
+
+  /** What is measured. */
+  public enum Kind { COUNT_STAR, COUNT, SUM }
+
+  public static Measurement countStar() {
+    return new Measurement(Kind.COUNT_STAR, null, BigDecimal.ONE, 1);
+  }
+
+  public static Measurement count(ColumnPolicy column) {
+    return new Measurement(Kind.COUNT, column, BigDecimal.ONE, 1);
+  }
+
+  /**
+   * A clamped sum of {@code column}. The resolution is 1 for integer columns with integer bounds,
+   * otherwise 10^(ceil(log10(max|bound|)) - 6): six significant digits per row value, so the
+   * rounding error per row is at most half a millionth of the largest bound.
+   */
+  public static Measurement sum(ColumnPolicy column) {
+    Clamp clamp = bounds(column);
+    BigDecimal maxAbs = clamp.maxAbs();
+    BigDecimal resolution;
+    if (isInteger(column.sqlType()) && isWhole(clamp.lo()) && isWhole(clamp.hi())) {
+      resolution = BigDecimal.ONE;
+    } else if (maxAbs.signum() == 0) {
+      resolution = BigDecimal.ONE;
+    } else {
+      int magnitude = maxAbs.precision() - maxAbs.scale(); // digits before the point
+      resolution = BigDecimal.ONE.scaleByPowerOfTen(magnitude - 6);
+    }
+    long bound = maxAbs.divide(resolution, 0, RoundingMode.CEILING).longValueExact();
+    return new Measurement(Kind.SUM, column, resolution, Math.max(bound, 1));
+  }
+
+  /** The clamp bounds of a column: its {@code clamp}, else its ordered domain's min and max. */
+  public static Clamp bounds(ColumnPolicy column) {
+    return column.clamp().orElseGet(() -> new Clamp(
+        column.ordered().orElseThrow().min(), column.ordered().orElseThrow().max()));
+  }
+
+  /** L1 (= L2) sensitivity of the whole cell vector when a unit contributes at most k rows. */
+  public long sensitivity(int maxRowsPerUnit) {
+    return Math.multiplyExact(perRowBound, (long) maxRowsPerUnit);
+  }
+
+  /** A short readable name, e.g. {@code COUNT(*)} or {@code SUM(FARE)}. */
+  public String describe() {
+    return switch (kind) {
+      case COUNT_STAR -> "COUNT(*)";
+      case COUNT -> "COUNT(" + column.name() + ")";
+      case SUM -> "SUM(" + column.name() + ")";
+    };
+  }
+
+  static boolean isInteger(int sqlType) {
+    return sqlType == Types.TINYINT || sqlType == Types.SMALLINT || sqlType == Types.INTEGER
+        || sqlType == Types.BIGINT;
+  }
+
+  private static boolean isWhole(BigDecimal v) {
+    return v.stripTrailingZeros().scale() <= 0;
+  }
+}

@@ -1,0 +1,330 @@
+package org.dpsql.session;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlDialectFactoryImpl;
+import org.dpsql.accounting.Accountant;
+import org.dpsql.accounting.Accounting;
+import org.dpsql.accounting.BudgetExceededException;
+import org.dpsql.accounting.PrivacyCost;
+import org.dpsql.backend.BackendCatalog;
+import org.dpsql.backend.ExactMeasurer;
+import org.dpsql.backend.MeasurementSql;
+import org.dpsql.errors.SqlStates;
+import org.dpsql.mechanism.RandomBits;
+import org.dpsql.mechanism.SecureRandomBits;
+import org.dpsql.mechanism.SeededRandomBits;
+import org.dpsql.policy.BudgetAmount;
+import org.dpsql.policy.Policy;
+import org.dpsql.policy.PolicyLoader;
+import org.dpsql.release.NoiseMechanism;
+import org.dpsql.release.NoisePlan;
+import org.dpsql.release.PrivateAnswer;
+import org.dpsql.release.ResultColumn;
+import org.dpsql.release.ResultTable;
+import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.sql.AnalyzedStatement;
+import org.dpsql.sql.QueryAnalyzer;
+
+/**
+ * One dpsql connection: the backend connection, the data owner's policy, the connection's budget
+ * (its {@link Accountant}) and its released answers. Every statement of the connection enters here.
+ *
+ * <p>Guarantees: a private query is analysed and calibrated before anything runs (refusals charge
+ * nothing); the exact aggregation runs in the backend; the cost is charged atomically after the
+ * backend succeeded and before any noise is drawn (a backend failure charges nothing); an identical
+ * statement with identical parameters returns the released answer again at no cost, so repeating
+ * a query never averages its noise away.
+ */
+public final class DpsqlSession implements SessionView, AutoCloseable {
+  /** Connection property: the policy file path or {@code classpath:NAME}. */
+  public static final String POLICY = "policy";
+  /** Connection property: fixes the noise (only if the policy allows it). */
+  public static final String SEED = "seed";
+
+  private final Connection backend;
+  private final Policy policy;
+  private final BackendCatalog catalog;
+  private final QueryAnalyzer analyzer;
+  private final Accountant accountant;
+  private final BigDecimal reportingDelta;
+  private final RandomBits random;
+  private final ExactMeasurer measurer;
+  private final SystemCatalog systemCatalog = new SystemCatalog();
+  private final ConcurrentHashMap<ReleaseKey, CompletableFuture<ResultTable>> released =
+      new ConcurrentHashMap<>();
+
+  private record ReleaseKey(String normalizedSql, List<Object> parameters) {}
+
+  private DpsqlSession(Connection backend, Policy policy, BackendCatalog catalog,
+      QueryAnalyzer analyzer, Accountant accountant, BigDecimal reportingDelta, RandomBits random,
+      SqlDialect dialect) {
+    this.backend = backend;
+    this.policy = policy;
+    this.catalog = catalog;
+    this.analyzer = analyzer;
+    this.accountant = accountant;
+    this.reportingDelta = reportingDelta;
+    this.random = random;
+    this.measurer = new ExactMeasurer(backend, dialect);
+  }
+
+  /**
+   * Opens a session on {@code backendUrl} (a JDBC URL, e.g. {@code jdbc:h2:mem:demo}). Properties:
+   * {@code policy} (required), {@code seed}, and everything else (user, password, ...) for the
+   * backend.
+   */
+  public static DpsqlSession open(String backendUrl, Properties info) throws SQLException {
+    String policySource = info.getProperty(POLICY);
+    if (policySource == null || policySource.isBlank()) {
+      throw SqlStates.policyError("no policy: set the connection property 'policy' to the data "
+          + "owner's policy file (a path or classpath:NAME)");
+    }
+    Properties backendProps = new Properties();
+    for (String key : info.stringPropertyNames()) {
+      if (!key.equals(POLICY) && !key.equals(SEED)) {
+        backendProps.setProperty(key, info.getProperty(key));
+      }
+    }
+    Connection backend = DriverManager.getConnection(backendUrl, backendProps);
+    try {
+      backend.setReadOnly(true);
+    } catch (SQLException ignored) {
+      // advisory only: dpsql refuses writes itself
+    }
+    try {
+      Policy policy = PolicyLoader.load(policySource, backend);
+      RandomBits random = randomSource(policy, info.getProperty(SEED));
+      BackendCatalog catalog = BackendCatalog.read(backend, policy);
+      QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema());
+      Accounting accounting = Accounting.parse(policy.budget().accounting());
+      BudgetAmount total = policy.budget().perConnection();
+      PrivacyCost budget = switch (accounting) {
+        case PURE -> PrivacyCost.pure(total.epsilon());
+        case APPROX -> PrivacyCost.approx(total.epsilon(), total.delta());
+        case ZCDP -> PrivacyCost.zcdp(total.rho());
+      };
+      BigDecimal reportingDelta = accounting == Accounting.ZCDP ? total.delta() : null;
+      Accountant accountant = Accountant.create(accounting, budget, reportingDelta);
+      SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
+      return new DpsqlSession(backend, policy, catalog, analyzer, accountant, reportingDelta, random,
+          dialect);
+    } catch (SQLException | RuntimeException e) {
+      backend.close();
+      throw e;
+    }
+  }
+
+  private static RandomBits randomSource(Policy policy, String seed) throws SQLException {
+    if (seed == null || seed.isBlank()) {
+      return new SecureRandomBits();
+    }
+    if (!policy.allowSeed()) {
+      throw SqlStates.badPrivacyParameter("the 'seed' connection property fixes the noise and is "
+          + "refused by this policy (allow_seed is false); remove it");
+    }
+    try {
+      return new SeededRandomBits(Long.parseLong(seed.trim()));
+    } catch (NumberFormatException e) {
+      throw SqlStates.badPrivacyParameter("seed must be an integer, got '" + seed + "'");
+    }
+  }
+
+  @Override
+  public Policy policy() {
+    return policy;
+  }
+
+  @Override
+  public Accountant accountant() {
+    return accountant;
+  }
+
+  @Override
+  public BigDecimal reportingDelta() {
+    return reportingDelta;
+  }
+
+  public BackendCatalog catalog() {
+    return catalog;
+  }
+
+  public Connection backend() {
+    return backend;
+  }
+
+  /** The system tables installed (through {@link java.util.ServiceLoader}). */
+  public List<SystemTable> systemTables() {
+    return systemCatalog.tables();
+  }
+
+  /** Analyses a statement and describes its result and parameters; runs and charges nothing. */
+  public PreparedQuery prepare(String sql) throws SQLException {
+    AnalyzedStatement st = analyzer.analyze(sql);
+    if (st instanceof AnalyzedStatement.PrivateAggregate p) {
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      calibrate(plan); // refuses bad privacy parameters at prepare time
+      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters());
+    }
+    if (st instanceof AnalyzedStatement.Explain) {
+      return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
+    }
+    Connection target = st instanceof AnalyzedStatement.SystemQuery
+        ? systemCatalog.refreshed(this) : backend;
+    try (PreparedStatement ps = target.prepareStatement(sql)) {
+      List<ResultColumn> cols = ps.getMetaData() == null ? List.of() : columnsOf(ps.getMetaData());
+      List<AnalyzedStatement.ParameterInfo> params = new ArrayList<>();
+      ParameterMetaData pmd = ps.getParameterMetaData();
+      for (int i = 1; i <= pmd.getParameterCount(); i++) {
+        params.add(new AnalyzedStatement.ParameterInfo(pmd.getParameterType(i),
+            pmd.getParameterTypeName(i), pmd.getPrecision(i), pmd.getScale(i)));
+      }
+      return new PreparedQuery(sql, st, cols, params);
+    }
+  }
+
+  /** Runs a prepared statement with its parameters (use {@link ExactMeasurer#UNSET} for unset). */
+  public ResultTable execute(PreparedQuery q, List<Object> parameters) throws SQLException {
+    AnalyzedStatement st = q.statement();
+    if (st instanceof AnalyzedStatement.PrivateAggregate p) {
+      return releaseOnce(p, parameters);
+    }
+    if (st instanceof AnalyzedStatement.Explain e) {
+      return explain(MeasurementPlan.of(e.query()));
+    }
+    if (st instanceof AnalyzedStatement.SystemQuery) {
+      synchronized (systemCatalog) {
+        return runOn(systemCatalog.refreshed(this), q.sql(), parameters);
+      }
+    }
+    return runOn(backend, q.sql(), parameters);
+  }
+
+  private ResultTable releaseOnce(AnalyzedStatement.PrivateAggregate p, List<Object> parameters)
+      throws SQLException {
+    ReleaseKey key = new ReleaseKey(p.normalizedSql(), Arrays.asList(parameters.toArray()));
+    CompletableFuture<ResultTable> mine = new CompletableFuture<>();
+    CompletableFuture<ResultTable> existing = released.putIfAbsent(key, mine);
+    if (existing != null) {
+      try {
+        return existing.get(); // post-processing of an answer already paid for
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted while waiting for the same query", "HY008", e);
+      } catch (ExecutionException e) {
+        // the other attempt failed and was forgotten: try ourselves
+        return releaseOnce(p, parameters);
+      }
+    }
+    try {
+      ResultTable t = release(p, parameters);
+      mine.complete(t);
+      return t;
+    } catch (SQLException | RuntimeException e) {
+      released.remove(key, mine);
+      mine.completeExceptionally(e);
+      throw e;
+    }
+  }
+
+  private ResultTable release(AnalyzedStatement.PrivateAggregate p, List<Object> parameters)
+      throws SQLException {
+    MeasurementPlan plan = MeasurementPlan.of(p.query());
+    NoisePlan noise = calibrate(plan);
+    if (!accountant.canAfford(noise.charge())) {
+      throw new BudgetExceededException(accountant.accounting(), noise.charge(), accountant.remaining());
+    }
+    long[][] exact = measurer.measure(plan, parameters);
+    accountant.charge(noise.charge(), p.normalizedSql(), noise.mechanism().sqlName());
+    return PrivateAnswer.release(plan, exact, noise, random);
+  }
+
+  private NoisePlan calibrate(MeasurementPlan plan) throws SQLException {
+    return NoisePlan.calibrate(accountant.accounting(), policy.budget().defaultQuery(),
+        reportingDelta, plan.query().hint(), plan.measurements(), plan.maxRowsPerUnit());
+  }
+
+  private ResultTable explain(MeasurementPlan plan) throws SQLException {
+    NoisePlan noise = calibrate(plan);
+    MeasurementSql sql = MeasurementSql.of(plan, measurer.dialect());
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {"private aggregate over " + plan.query().table().name()
+        + (plan.query().table().unitIsRow() ? " (each row is a privacy unit)"
+            : " (privacy unit " + plan.query().table().privacyUnit() + ", at most "
+                + plan.maxRowsPerUnit() + " rows per unit)")});
+    rows.add(new Object[] {"cells: " + plan.cells().size() + " (the full policy domain, zeros included)"});
+    rows.add(new Object[] {"cost: " + noise.charge() + " (" + accountant.accounting().policyName()
+        + " accounting; remaining " + accountant.remaining() + ")"});
+    for (int i = 0; i < plan.measurements().size(); i++) {
+      NoiseMechanism m = noise.perMeasurement().get(i);
+      rows.add(new Object[] {"measure " + plan.measurements().get(i).describe() + " with "
+          + m.describe() + ", noise std " + String.format("%.4g", Math.sqrt(m.variance()))
+          + " (in resolution " + plan.measurements().get(i).resolution().toPlainString() + ")"});
+    }
+    rows.add(new Object[] {"backend SQL: " + sql.sql()});
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+  }
+
+  private static ResultTable runOn(Connection c, String sql, List<Object> parameters)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.size(); i++) {
+        if (parameters.get(i) == ExactMeasurer.UNSET) {
+          throw new SQLException("parameter " + (i + 1) + " is not set", "07001");
+        }
+        ps.setObject(i + 1, parameters.get(i));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        List<ResultColumn> cols = columnsOf(rs.getMetaData());
+        List<Object[]> rows = new ArrayList<>();
+        while (rs.next()) {
+          Object[] row = new Object[cols.size()];
+          for (int i = 0; i < row.length; i++) {
+            row[i] = rs.getObject(i + 1);
+          }
+          rows.add(row);
+        }
+        return new ResultTable(cols, rows);
+      }
+    }
+  }
+
+  private static List<ResultColumn> columnsOf(ResultSetMetaData md) throws SQLException {
+    List<ResultColumn> cols = new ArrayList<>();
+    for (int i = 1; i <= md.getColumnCount(); i++) {
+      Class<?> cls;
+      try {
+        cls = Class.forName(md.getColumnClassName(i));
+      } catch (ClassNotFoundException | RuntimeException e) {
+        cls = Object.class;
+      }
+      cols.add(new ResultColumn(md.getColumnLabel(i), md.getColumnType(i), md.getColumnTypeName(i),
+          cls, md.getPrecision(i), md.getScale(i),
+          md.isNullable(i) != ResultSetMetaData.columnNoNulls));
+    }
+    return cols;
+  }
+
+  @Override
+  public void close() throws SQLException {
+    try {
+      systemCatalog.close();
+    } finally {
+      backend.close();
+    }
+  }
+}

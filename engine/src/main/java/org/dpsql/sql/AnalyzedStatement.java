@@ -1,0 +1,26 @@
+package org.dpsql.sql;
+
+import java.util.List;
+
+/** What a statement is, once the front end has parsed, validated and checked it against the policy. */
+public sealed interface AnalyzedStatement {
+
+  /** The statement text after normalisation (identical queries have identical text). */
+  String normalizedSql();
+
+  /** A private aggregate: answered with noise after charging the budget. */
+  record PrivateAggregate(AggregateQuery query, String normalizedSql, List<ParameterInfo> parameters)
+      implements AnalyzedStatement {}
+
+  /** {@code EXPLAIN PLAN FOR} a private aggregate: describes it, spends nothing. */
+  record Explain(AggregateQuery query, String normalizedSql) implements AnalyzedStatement {}
+
+  /** A read-only query over public tables only: passed to the backend as written. */
+  record PassThrough(String sql, String normalizedSql) implements AnalyzedStatement {}
+
+  /** A query over the {@code DPSQL} system schema only. */
+  record SystemQuery(String sql, String normalizedSql) implements AnalyzedStatement {}
+
+  /** The JDBC type of a dynamic parameter, as validation inferred it. */
+  record ParameterInfo(int jdbcType, String typeName, int precision, int scale) {}
+}

@@ -1,0 +1,78 @@
+package org.dpsql.sql;
+
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.dpsql.errors.SqlStates;
+
+/**
+ * The per-query privacy choices of a {@code /*+ DP(...) *}{@code /} hint (contract §4).
+ *
+ * <p>Every component is optional; absent ones are {@code null} and filled from the policy's
+ * {@code default_query}. Values are validated here: a non-positive epsilon or rho, a delta outside
+ * (0,1), an unknown mechanism, a confidence outside (0,1) or an unknown key give XDP05.
+ */
+public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mechanism mechanism, Double ci) {
+
+  /** No hint: everything from the policy. */
+  public static final DpHint NONE = new DpHint(null, null, null, Mechanism.AUTO, null);
+
+  private static final Set<String> KEYS = Set.of("epsilon", "delta", "rho", "mechanism", "ci");
+
+  /** Parses the key/value options of a DP hint. */
+  public static DpHint parse(Map<String, String> options) throws SQLException {
+    BigDecimal epsilon = null;
+    BigDecimal delta = null;
+    BigDecimal rho = null;
+    Mechanism mechanism = Mechanism.AUTO;
+    Double ci = null;
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      String key = e.getKey().toLowerCase(Locale.ROOT);
+      String value = e.getValue() == null ? "" : e.getValue().trim();
+      switch (key) {
+        case "epsilon" -> epsilon = positive(key, value);
+        case "rho" -> rho = positive(key, value);
+        case "delta" -> {
+          delta = number(key, value);
+          if (delta.signum() <= 0 || delta.compareTo(BigDecimal.ONE) >= 0) {
+            throw SqlStates.badPrivacyParameter(
+                "DP hint: delta must be in (0,1), got " + value + "; write e.g. delta='1e-7'");
+          }
+        }
+        case "mechanism" -> mechanism = Mechanism.parse(value);
+        case "ci" -> {
+          BigDecimal c = number(key, value);
+          if (c.signum() <= 0 || c.compareTo(BigDecimal.ONE) >= 0) {
+            throw SqlStates.badPrivacyParameter(
+                "DP hint: ci is a confidence level in (0,1), got " + value + "; write e.g. ci='0.95'");
+          }
+          ci = c.doubleValue();
+        }
+        default -> throw SqlStates.badPrivacyParameter(
+            "DP hint: unknown option '" + e.getKey() + "'; valid options are " + String.join(", ",
+                KEYS.stream().sorted().toList()));
+      }
+    }
+    return new DpHint(epsilon, delta, rho, mechanism, ci);
+  }
+
+  private static BigDecimal positive(String key, String value) throws SQLException {
+    BigDecimal v = number(key, value);
+    if (v.signum() <= 0) {
+      throw SqlStates.badPrivacyParameter(
+          "DP hint: " + key + " must be > 0, got " + value + "; a smaller positive value spends less budget");
+    }
+    return v;
+  }
+
+  private static BigDecimal number(String key, String value) throws SQLException {
+    try {
+      return new BigDecimal(value);
+    } catch (NumberFormatException ex) {
+      throw SqlStates.badPrivacyParameter(
+          "DP hint: " + key + " must be a number, got '" + value + "'; write e.g. " + key + "='0.1'");
+    }
+  }
+}
