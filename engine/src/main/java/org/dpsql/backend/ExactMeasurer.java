@@ -8,6 +8,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import org.apache.calcite.sql.SqlDialect;
+import org.dpsql.policy.Bounding;
+import org.dpsql.policy.TablePolicy;
 import org.dpsql.rewrite.MeasurementPlan;
 
 /**
@@ -18,10 +20,21 @@ import org.dpsql.rewrite.MeasurementPlan;
 public final class ExactMeasurer {
   private final Connection backend;
   private final SqlDialect dialect;
+  private final BoundedSnapshots snapshots;
 
   public ExactMeasurer(Connection backend, SqlDialect dialect) {
     this.backend = backend;
     this.dialect = dialect;
+    this.snapshots = new BoundedSnapshots(backend, dialect);
+  }
+
+  /** The backend SQL that measures a plan (creating the table's bounded snapshot if it needs one). */
+  public MeasurementSql sqlFor(MeasurementPlan plan) throws SQLException {
+    TablePolicy table = plan.query().table();
+    if (!table.unitIsRow() && table.bounding() == Bounding.SNAPSHOT) {
+      return MeasurementSql.of(plan, dialect, snapshots.snapshotOf(table));
+    }
+    return MeasurementSql.of(plan, dialect);
   }
 
   public SqlDialect dialect() {
@@ -30,7 +43,7 @@ public final class ExactMeasurer {
 
   /** {@code result[m][cell]}: measurement m (counts, or sums in resolution steps) of each cell. */
   public long[][] measure(MeasurementPlan plan, List<Object> parameters) throws SQLException {
-    MeasurementSql sql = MeasurementSql.of(plan, dialect);
+    MeasurementSql sql = sqlFor(plan);
     int keys = plan.cells().columns().size();
     int ms = plan.measurements().size();
     long[][] out = new long[ms][plan.cells().size()];

@@ -47,7 +47,16 @@ public final class MeasurementSql {
     return parameterOrder;
   }
 
+  /** The plan's SQL with per-query bounding (or none when every row is its own unit). */
   public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect) {
+    return of(plan, dialect, null);
+  }
+
+  /**
+   * The plan's SQL. With a {@code snapshot} (the qualified, quoted name of an already bounded
+   * temporary table, see {@link BoundedSnapshots}), the SQL reads it and bounds nothing more.
+   */
+  public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot) {
     TablePolicy table = plan.query().table();
     List<String> keyExprs = new ArrayList<>();
     List<String> conditions = new ArrayList<>();
@@ -66,7 +75,7 @@ public final class MeasurementSql {
         conditions.add(col + " IN (" + String.join(", ", literals(c.categorical().get(), dialect)) + ")");
       } else {
         OrderedDomain d = c.ordered().orElseThrow();
-        keyExprs.add(binIndex(col, d));
+        keyExprs.add(binIndex(col, d, c.sqlType()));
         conditions.add(col + " >= " + num(d.min()) + " AND " + col + " <= " + num(d.max()));
       }
     }
@@ -79,14 +88,13 @@ public final class MeasurementSql {
             m.resolution());
       });
     }
-    String from = (table.schema() == null ? "" : dialect.quoteIdentifier(table.schema()) + ".")
-        + dialect.quoteIdentifier(table.name());
+    String from = snapshot != null ? snapshot : qualifiedName(table, dialect);
     String whereSql = conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
 
     StringBuilder sb = new StringBuilder("SELECT ");
     List<String> select = new ArrayList<>();
     List<String> groupBy = new ArrayList<>();
-    if (table.unitIsRow()) {
+    if (table.unitIsRow() || snapshot != null) {
       for (int i = 0; i < keyExprs.size(); i++) {
         select.add(keyExprs.get(i) + " AS " + dialect.quoteIdentifier("K" + i));
         groupBy.add(keyExprs.get(i));
@@ -127,6 +135,21 @@ public final class MeasurementSql {
     return new MeasurementSql(sb.toString(), params);
   }
 
+  /** The table's quoted, schema-qualified name. */
+  static String qualifiedName(TablePolicy table, SqlDialect dialect) {
+    return (table.schema() == null ? "" : dialect.quoteIdentifier(table.schema()) + ".")
+        + dialect.quoteIdentifier(table.name());
+  }
+
+  /** The dialect's random function, used to pick each unit's rows uniformly. */
+  static String randomFunction(SqlDialect dialect) {
+    return switch (dialect.getDatabaseProduct()) {
+      case POSTGRESQL, REDSHIFT, SQLITE -> "RANDOM()";
+      case MSSQL -> "NEWID()";
+      default -> "RAND()";
+    };
+  }
+
   private static String aggregate(Measurement m, String valueExpr) {
     return switch (m.kind()) {
       case COUNT_STAR -> "COUNT(*)";
@@ -135,11 +158,16 @@ public final class MeasurementSql {
     };
   }
 
-  /** {@code FLOOR((col - min) / bin)}, or {@code col - min} when the bin is 1. */
-  private static String binIndex(String col, OrderedDomain d) {
+  /**
+   * The bin index {@code FLOOR((col - min) / bin)}; for an integer column with whole min and bin 1
+   * simply {@code col - min} (or {@code col}), which lets the backend group on the column itself.
+   */
+  private static String binIndex(String col, OrderedDomain d, int sqlType) {
     String shifted = d.min().signum() == 0 ? col : "(" + col + " - " + num(d.min()) + ")";
     if (d.bin().compareTo(BigDecimal.ONE) == 0) {
-      return "FLOOR(" + shifted + ")";
+      boolean integer = sqlType == java.sql.Types.TINYINT || sqlType == java.sql.Types.SMALLINT
+          || sqlType == java.sql.Types.INTEGER || sqlType == java.sql.Types.BIGINT;
+      return integer && d.min().stripTrailingZeros().scale() <= 0 ? shifted : "FLOOR(" + shifted + ")";
     }
     return "FLOOR(" + shifted + " / " + num(d.bin()) + ")";
   }
@@ -166,13 +194,5 @@ public final class MeasurementSql {
   private static String num(BigDecimal v) {
     String s = v.toPlainString();
     return v.signum() < 0 ? "(" + s + ")" : s;
-  }
-
-  private static String randomFunction(SqlDialect dialect) {
-    return switch (dialect.getDatabaseProduct()) {
-      case POSTGRESQL, REDSHIFT, SQLITE -> "RANDOM()";
-      case MSSQL -> "NEWID()";
-      default -> "RAND()";
-    };
   }
 }

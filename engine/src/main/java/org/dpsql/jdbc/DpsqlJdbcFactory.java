@@ -1,6 +1,7 @@
 package org.dpsql.jdbc;
 
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -12,6 +13,7 @@ import org.apache.calcite.avatica.AvaticaFactory;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.avatica.AvaticaResultSet;
 import org.apache.calcite.avatica.AvaticaResultSetMetaData;
+import org.apache.calcite.avatica.AvaticaSqlException;
 import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
@@ -47,16 +49,16 @@ public class DpsqlJdbcFactory implements AvaticaFactory {
   @Override
   public AvaticaStatement newStatement(AvaticaConnection connection, Meta.StatementHandle h,
       int resultSetType, int resultSetConcurrency, int resultSetHoldability) {
-    return new AvaticaStatement(connection, h, resultSetType, resultSetConcurrency,
-        resultSetHoldability) { };
+    return new DpsqlStatement(connection, h, resultSetType, resultSetConcurrency,
+        resultSetHoldability);
   }
 
   @Override
   public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection,
       Meta.StatementHandle h, Meta.Signature signature, int resultSetType,
       int resultSetConcurrency, int resultSetHoldability) throws SQLException {
-    return new AvaticaPreparedStatement(connection, h, signature, resultSetType,
-        resultSetConcurrency, resultSetHoldability) { };
+    return new DpsqlPreparedStatement(connection, h, signature, resultSetType,
+        resultSetConcurrency, resultSetHoldability);
   }
 
   @Override
@@ -94,6 +96,92 @@ public class DpsqlJdbcFactory implements AvaticaFactory {
     /** The dpsql session behind this connection (for tools and tests). */
     DpsqlMeta dpsqlMeta() {
       return (DpsqlMeta) meta;
+    }
+  }
+
+  /**
+   * Avatica reports a failed statement as "Error 0 (XDP02) : Error while executing SQL "...": ...";
+   * this gives the application dpsql's own message and SQLState instead.
+   */
+  static SQLException clean(SQLException e, String sql) {
+    if (!(e instanceof AvaticaSqlException a)) {
+      return e;
+    }
+    String message = a.getErrorMessage();
+    String prefix = "Error while executing SQL \"" + sql + "\": ";
+    if (message != null && message.startsWith(prefix)) {
+      message = message.substring(prefix.length());
+    }
+    return new SQLException(message, a.getSQLState(), a.getErrorCode(), a);
+  }
+
+  /** A statement whose errors carry dpsql's message and SQLState. */
+  static final class DpsqlStatement extends AvaticaStatement {
+    DpsqlStatement(AvaticaConnection connection, Meta.StatementHandle h, int type,
+        int concurrency, int holdability) {
+      super(connection, h, type, concurrency, holdability);
+    }
+
+    @Override
+    public ResultSet executeQuery(String sql) throws SQLException {
+      try {
+        return super.executeQuery(sql);
+      } catch (SQLException e) {
+        throw clean(e, sql);
+      }
+    }
+
+    @Override
+    public boolean execute(String sql) throws SQLException {
+      try {
+        return super.execute(sql);
+      } catch (SQLException e) {
+        throw clean(e, sql);
+      }
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql) throws SQLException {
+      try {
+        return super.executeLargeUpdate(sql);
+      } catch (SQLException e) {
+        throw clean(e, sql);
+      }
+    }
+  }
+
+  /** A prepared statement whose errors carry dpsql's message and SQLState. */
+  static final class DpsqlPreparedStatement extends AvaticaPreparedStatement {
+    DpsqlPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
+        Meta.Signature signature, int type, int concurrency, int holdability) throws SQLException {
+      super(connection, h, signature, type, concurrency, holdability);
+    }
+
+    @Override
+    public ResultSet executeQuery() throws SQLException {
+      try {
+        return super.executeQuery();
+      } catch (SQLException e) {
+        throw clean(e, getSignature().sql);
+      }
+    }
+
+    @Override
+    public boolean execute() throws SQLException {
+      try {
+        return super.execute();
+      } catch (SQLException e) {
+        throw clean(e, getSignature().sql);
+      }
+    }
+
+    @Override
+    public long executeLargeUpdate() throws SQLException {
+      try {
+        return super.executeLargeUpdate();
+      } catch (SQLException e) {
+        throw clean(e, getSignature().sql);
+      }
     }
   }
 

@@ -22,7 +22,7 @@ final class PolicyParser {
   static final List<String> BUDGET_KEYS = List.of("accounting", "per_connection", "default_query");
   static final List<String> AMOUNT_KEYS = List.of("epsilon", "delta", "rho");
   static final List<String> TABLE_KEYS =
-      List.of("public", "privacy_unit", "max_rows_per_unit", "columns", "hierarchies");
+      List.of("public", "privacy_unit", "max_rows_per_unit", "bounding", "columns", "hierarchies");
   static final List<String> COLUMN_KEYS = List.of("values", "min", "max", "bin", "clamp");
   static final String ROW_UNIT = "ROW";
 
@@ -225,8 +225,19 @@ final class PolicyParser {
     Map<String, ColumnPolicy> columns = columns(m.get("columns"), join(path, "columns"));
     Map<String, List<String>> hierarchies =
         hierarchies(m.get("hierarchies"), join(path, "hierarchies"), columns, path);
+    Bounding bounding = Bounding.PER_QUERY;
+    if (m.containsKey("bounding")) {
+      String b = scalarName(m.get("bounding"), join(path, "bounding"), "bounding");
+      if (b.equalsIgnoreCase("per_query")) {
+        bounding = Bounding.PER_QUERY;
+      } else if (b.equalsIgnoreCase("snapshot")) {
+        bounding = Bounding.SNAPSHOT;
+      } else {
+        throw problem(join(path, "bounding"), "must be per_query or snapshot, got " + b);
+      }
+    }
     return new TablePolicy(name, null, false, unitIsRow, unitIsRow ? null : unitName, maxRows,
-        columns, hierarchies);
+        columns, hierarchies, bounding);
   }
 
   private Map<String, ColumnPolicy> columns(Object value, String path) throws SQLException {

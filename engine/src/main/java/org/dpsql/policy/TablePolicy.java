@@ -29,10 +29,20 @@ public record TablePolicy(
     String privacyUnit,
     int maxRowsPerUnit,
     Map<String, ColumnPolicy> columns,
-    Map<String, List<String>> hierarchies) {
+    Map<String, List<String>> hierarchies,
+    Bounding bounding) {
+
+  /** A table with the default {@link Bounding#PER_QUERY} contribution bounding. */
+  public TablePolicy(String name, String schema, boolean isPublic, boolean unitIsRow,
+      String privacyUnit, int maxRowsPerUnit, Map<String, ColumnPolicy> columns,
+      Map<String, List<String>> hierarchies) {
+    this(name, schema, isPublic, unitIsRow, privacyUnit, maxRowsPerUnit, columns, hierarchies,
+        Bounding.PER_QUERY);
+  }
 
   /** Copies the maps and checks the invariants. */
   public TablePolicy {
+    Objects.requireNonNull(bounding, "bounding");
     Objects.requireNonNull(name, "name");
     columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
     Map<String, List<String>> h = new LinkedHashMap<>();

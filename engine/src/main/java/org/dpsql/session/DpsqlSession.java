@@ -201,7 +201,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   public ResultTable execute(PreparedQuery q, List<Object> parameters) throws SQLException {
     AnalyzedStatement st = q.statement();
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
-      return releaseOnce(p, parameters);
+      return releaseOnce(p, q.sql(), parameters);
     }
     if (st instanceof AnalyzedStatement.Explain e) {
       return explain(MeasurementPlan.of(e.query()));
@@ -214,7 +214,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     return runOn(backend, q.sql(), parameters);
   }
 
-  private ResultTable releaseOnce(AnalyzedStatement.PrivateAggregate p, List<Object> parameters)
+  private ResultTable releaseOnce(AnalyzedStatement.PrivateAggregate p, String sql,
+      List<Object> parameters)
       throws SQLException {
     ReleaseKey key = new ReleaseKey(p.normalizedSql(), Arrays.asList(parameters.toArray()));
     CompletableFuture<ResultTable> mine = new CompletableFuture<>();
@@ -227,11 +228,11 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         throw new SQLException("interrupted while waiting for the same query", "HY008", e);
       } catch (ExecutionException e) {
         // the other attempt failed and was forgotten: try ourselves
-        return releaseOnce(p, parameters);
+        return releaseOnce(p, sql, parameters);
       }
     }
     try {
-      ResultTable t = release(p, parameters);
+      ResultTable t = release(p, sql, parameters);
       mine.complete(t);
       return t;
     } catch (SQLException | RuntimeException e) {
@@ -241,7 +242,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
   }
 
-  private ResultTable release(AnalyzedStatement.PrivateAggregate p, List<Object> parameters)
+  private ResultTable release(AnalyzedStatement.PrivateAggregate p, String sql,
+      List<Object> parameters)
       throws SQLException {
     MeasurementPlan plan = MeasurementPlan.of(p.query());
     NoisePlan noise = calibrate(plan);
@@ -249,7 +251,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       throw new BudgetExceededException(accountant.accounting(), noise.charge(), accountant.remaining());
     }
     long[][] exact = measurer.measure(plan, parameters);
-    accountant.charge(noise.charge(), p.normalizedSql(), noise.mechanism().sqlName());
+    accountant.charge(noise.charge(), sql.strip(), noise.mechanism().sqlName());
     return PrivateAnswer.release(plan, exact, noise, random);
   }
 
@@ -260,12 +262,13 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
 
   private ResultTable explain(MeasurementPlan plan) throws SQLException {
     NoisePlan noise = calibrate(plan);
-    MeasurementSql sql = MeasurementSql.of(plan, measurer.dialect());
+    MeasurementSql sql = measurer.sqlFor(plan);
     List<Object[]> rows = new ArrayList<>();
     rows.add(new Object[] {"private aggregate over " + plan.query().table().name()
         + (plan.query().table().unitIsRow() ? " (each row is a privacy unit)"
             : " (privacy unit " + plan.query().table().privacyUnit() + ", at most "
-                + plan.maxRowsPerUnit() + " rows per unit)")});
+                + plan.maxRowsPerUnit() + " rows per unit, bounding "
+                + plan.query().table().bounding().policyName() + ")")});
     rows.add(new Object[] {"cells: " + plan.cells().size() + " (the full policy domain, zeros included)"});
     rows.add(new Object[] {"cost: " + noise.charge() + " (" + accountant.accounting().policyName()
         + " accounting; remaining " + accountant.remaining() + ")"});

@@ -30,6 +30,19 @@ final class TestDatabase implements AutoCloseable {
     this.policyFile = policyFile;
   }
 
+  /** The session behind a dpsql connection (for checks of the budget in tests). */
+  static org.dpsql.session.DpsqlSession session(Connection c) {
+    return ((DpsqlJdbcFactory.DpsqlConnection) c).dpsqlMeta().session();
+  }
+
+  /** A scalar from the backend directly (the truth). */
+  long exact(String sql) throws SQLException {
+    try (Statement st = direct.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
   /** TRIPS(TRIP_ID, RIDER_ID, REGION, PAYMENT, AGE, FARE, NOTE) and public ZONES(REGION, NAME). */
   static TestDatabase create(int trips, String budgetYaml, String extraTableYaml) throws Exception {
     String url = "jdbc:h2:mem:t" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1";
@@ -50,7 +63,11 @@ final class TestDatabase implements AutoCloseable {
         ps.setString(3, REGIONS[rider % 4]);
         ps.setString(4, PAYMENTS[rnd.nextInt(3)]);
         ps.setInt(5, 18 + rider % 60);
-        ps.setBigDecimal(6, java.math.BigDecimal.valueOf(rnd.nextInt(1, 8000), 2));
+        if (i % 50 == 0) {
+          ps.setNull(6, java.sql.Types.DECIMAL);
+        } else {
+          ps.setBigDecimal(6, java.math.BigDecimal.valueOf(rnd.nextInt(1, 12000), 2));
+        }
         ps.setString(7, "note " + i);
         ps.addBatch();
       }

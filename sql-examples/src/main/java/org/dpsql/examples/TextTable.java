@@ -117,8 +117,9 @@ public final class TextTable {
   }
 
   /**
-   * The text of one value: integers as they are; decimals with 2 places when at least 1 in size,
-   * small ones with up to 6 significant places; exact decimals with few places as they are.
+   * The text of one value: whole numbers without decimals; other numbers with 2 decimals when at
+   * least 1 in size, smaller ones with up to 6 decimals; exact decimals with 1 or 2 places as they
+   * are (12.50 stays 12.50).
    */
   public static String format(Object value) {
     if (value == null) {
@@ -129,6 +130,9 @@ public final class TextTable {
       return value.toString();
     }
     if (value instanceof BigDecimal decimal) {
+      if (decimal.signum() == 0 || decimal.stripTrailingZeros().scale() <= 0) {
+        return decimal.toBigInteger().toString();
+      }
       if (decimal.scale() <= 2) {
         return decimal.toPlainString();
       }
@@ -150,6 +154,9 @@ public final class TextTable {
     double abs = Math.abs(d);
     if (abs >= 1e15) {
       return String.format(Locale.ROOT, "%.6g", d);
+    }
+    if (d == Math.rint(d)) {
+      return Long.toString((long) d);
     }
     if (abs >= 1) {
       return String.format(Locale.ROOT, "%.2f", d);

@@ -1,10 +1,12 @@
 package org.dpsql.examples;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -202,18 +204,23 @@ public final class TruthComparison {
         lines.add(e.column() + ": no cell has a defined true value to compare with");
         continue;
       }
-      StringBuilder line = new StringBuilder();
-      line.append(e.column()).append(": RMSE ").append(TextTable.format(e.rmse()));
-      line.append(e.cells() == 1 ? " (one cell)" : " over " + e.cells() + " cells");
-      line.append(", largest |error| ").append(TextTable.format(e.maxAbsError()));
+      StringBuilder line = new StringBuilder(e.column()).append(": ");
+      if (e.cells() == 1) {
+        line.append("error ").append(TextTable.format(e.rmse()));
+      } else {
+        line.append("RMSE ")
+            .append(TextTable.format(e.rmse()))
+            .append(" over ")
+            .append(e.cells())
+            .append(" cells (largest |error| ")
+            .append(TextTable.format(e.maxAbsError()))
+            .append(')');
+      }
       if (e.meanAbsTruth() > 0) {
-        double relative = 100 * e.rmse() / e.meanAbsTruth();
-        line.append("; the typical true value is ")
-            .append(TextTable.format(e.meanAbsTruth()))
-            .append(", so the error is about ")
-            .append(relative >= 1 ? String.format(java.util.Locale.ROOT, "%.0f", relative)
-                : String.format(java.util.Locale.ROOT, "%.1f", relative))
-            .append("% of it");
+        line.append(e.cells() == 1 ? ", that is " : ", about ")
+            .append(percent(e.rmse() / e.meanAbsTruth()))
+            .append(e.cells() == 1 ? " of the true value " : " of the typical true value ")
+            .append(TextTable.format(e.meanAbsTruth()));
       }
       lines.add(line.toString());
       if (e.intervals() > 0) {
@@ -226,6 +233,22 @@ public final class TruthComparison {
       }
     }
     return lines;
+  }
+
+  /** A fraction as a percentage with two significant digits or so: 0.031%, 2.4%, 216%. */
+  static String percent(double fraction) {
+    double p = 100 * fraction;
+    String digits;
+    if (p >= 10) {
+      digits = String.format(Locale.ROOT, "%.0f", p);
+    } else if (p >= 1) {
+      digits = String.format(Locale.ROOT, "%.1f", p);
+    } else if (p >= 0.01) {
+      digits = String.format(Locale.ROOT, "%.2g", p);
+    } else {
+      return "less than 0.01%";
+    }
+    return digits + "%";
   }
 
   /** Noisy value columns after the keys; {@code X_LOW}/{@code X_HIGH} attach to the X before them. */
@@ -276,7 +299,7 @@ public final class TruthComparison {
 
   private static boolean isInteger(Object value) {
     return value instanceof Long || value instanceof Integer || value instanceof Short
-        || value instanceof java.math.BigInteger
+        || value instanceof BigInteger
         || value instanceof BigDecimal d && d.scale() <= 0;
   }
 
