@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 5)
-@Measurement(iterations = 5, time = 5)
+@Measurement(iterations = 5, time = 10)
 @Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class GroupByCountBenchmark {
 

@@ -34,8 +34,9 @@ public final class Ratios {
 
     System.out.printf("dpsql bench: private vs. direct H2, %d warm-up + %d measured rounds, "
         + "interleaved; medians in ms%n", warmup, measured);
-    System.out.printf("JVM %s, %d cores, max heap %,d MB%n", System.getProperty("java.vm.version"),
-        Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+    System.out.printf("JVM %s, %d cores, max heap %,d MB, load average at start: %s%n",
+        System.getProperty("java.vm.version"), Runtime.getRuntime().availableProcessors(),
+        Runtime.getRuntime().maxMemory() >> 20, loadAverage());
 
     long t0 = System.nanoTime();
     Connection holder = BenchDatabase.create(BenchDatabase.BIG_URL, BenchDatabase.BIG_ROWS);
@@ -106,6 +107,7 @@ public final class Ratios {
     for (int round = 0; round < warmup + measured; round++) {
       for (Map.Entry<String, Timed> e : paths.entrySet()) {
         k++;
+        System.gc(); // untimed: no path pays for the garbage of the one before it
         long s = System.nanoTime();
         sink += e.getValue().run(k);
         double ms = (System.nanoTime() - s) / 1e6;
@@ -126,19 +128,30 @@ public final class Ratios {
       System.out.printf("%-40s %10s %10s %10s   %s%n", e.getKey(), "-", "-", "-", e.getValue());
     }
 
-    double directMs = median(times.get("direct"));
-    System.out.printf("%nRatios, private / direct (median / median, same query, same data):%n");
+    double[] directTimes = times.get("direct");
+    double directMs = median(directTimes);
+    System.out.printf("%nRatios private / direct, same query and data: median/median, and in brackets "
+        + "the median of the %d per-round ratios (each round runs every path once, back to back):%n",
+        measured);
     for (PolicyKind kind : PolicyKind.values()) {
       String name = names.get(kind);
       if (times.containsKey(name)) {
-        double m = median(times.get(name));
-        System.out.printf("  %-40s %6.2fx   (%.1f ms vs %.1f ms)%n", name, m / directMs, m, directMs);
+        double[] t = times.get(name);
+        double[] paired = new double[measured];
+        for (int i = 0; i < measured; i++) {
+          paired[i] = t[i] / directTimes[i];
+        }
+        double m = median(t);
+        System.out.printf("  %-40s %6.2fx  (paired %.2fx)   %.1f ms vs %.1f ms%n", name,
+            m / directMs, median(paired), m, directMs);
       } else {
         System.out.printf("  %-40s %7s   (%s)%n", name, "-", "skipped");
       }
     }
     System.out.printf("Connection open + first query (warm JVM, %,d-row table): median %.1f ms%n",
         BenchDatabase.SMALL_ROWS, median(times.get(open1)));
+    System.out.printf("Load average at end: %s (2 cores: above ~1 means other work shared the CPU)%n",
+        loadAverage());
     if (sink == 42) {
       System.out.println();
     }
@@ -148,6 +161,15 @@ public final class Ratios {
     }
     BenchDatabase.shutdown(holder);
     BenchDatabase.shutdown(smallHolder);
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] f = java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (Exception e) {
+      return "n/a";
+    }
   }
 
   private static double median(double[] values) {

@@ -308,7 +308,14 @@ final class DpsqlMeta extends MetaImpl {
 
   private <E> MetaResultSet records(Class<E> clazz, List<? extends E> rows) {
     List<ColumnMetaData> columns = fieldMetaData(clazz).columns;
-    CursorFactory cf = CursorFactory.deduce(columns, clazz);
+    List<java.lang.reflect.Field> fields = new ArrayList<>();
+    for (java.lang.reflect.Field f : clazz.getFields()) {
+      if (!java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+        fields.add(f);
+      }
+    }
+    CursorFactory cf = CursorFactory.record(clazz, fields,
+        columns.stream().map(c -> c.columnName).toList());
     return createResultSet(Map.of(), columns, cf, Frame.create(0, true, new ArrayList<>(rows)));
   }
 
