@@ -250,7 +250,19 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (!accountant.canAfford(noise.charge())) {
       throw new BudgetExceededException(accountant.accounting(), noise.charge(), accountant.remaining());
     }
-    long[][] exact = measurer.measure(plan, parameters);
+    long[][] exact;
+    try {
+      exact = measurer.measure(plan, parameters);
+    } catch (SQLException e) {
+      if ("07001".equals(e.getSQLState())) {
+        throw e; // an unset parameter: says nothing about the data
+      }
+      // The backend's own message may quote row values: withhold it. Nothing was charged.
+      throw new SQLException("the backend could not evaluate this private query (backend SQLState "
+          + e.getSQLState() + "); its message is withheld because it may quote private values. "
+          + "Check the types of the filter's literals and parameters. Nothing was charged.",
+          e.getSQLState() == null ? "HY000" : e.getSQLState());
+    }
     accountant.charge(noise.charge(), sql.strip(), noise.mechanism().sqlName());
     return PrivateAnswer.release(plan, exact, noise, random);
   }

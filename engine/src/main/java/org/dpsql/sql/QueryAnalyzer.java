@@ -149,9 +149,13 @@ public final class QueryAnalyzer {
     SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), reader,
         typeFactory, SqlValidator.Config.DEFAULT
             .withConformance(SqlConformanceEnum.LENIENT)
-            .withIdentifierExpansion(true));
+            .withIdentifierExpansion(true)
+            // no implicit casts: the backend would convert row values, and a conversion that
+            // fails on some rows (or quotes them in its error) would reveal those rows
+            .withTypeCoercionEnabled(false));
     try {
       SqlNode validated = validator.validate(node);
+      checkComparisons(validated, validator);
       RelDataType paramRow = validator.getParameterRowType(validated);
       List<AnalyzedStatement.ParameterInfo> params = new ArrayList<>();
       for (RelDataTypeField f : paramRow.getFieldList()) {
@@ -169,9 +173,57 @@ public final class QueryAnalyzer {
         state = "42S22";
       }
       throw new SQLException(msg, state, e);
+    } catch (IllegalArgumentException e) {
+      throw new SQLException(e.getMessage(), "42000");
     } catch (RuntimeException e) {
       throw new SQLException("SQL validation error: " + e.getMessage(), "42000", e);
     }
+  }
+
+  private static final Set<SqlKind> COMPARISONS = Set.of(SqlKind.EQUALS, SqlKind.NOT_EQUALS,
+      SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN,
+      SqlKind.GREATER_THAN_OR_EQUAL, SqlKind.BETWEEN, SqlKind.IN, SqlKind.NOT_IN, SqlKind.LIKE);
+
+  /**
+   * Refuses comparisons between different type families (e.g. a VARCHAR column with a number):
+   * Calcite accepts them, but the backend would then convert each row's value, and a conversion
+   * that fails on some rows would reveal them (and H2 quotes the value in its error).
+   */
+  private static void checkComparisons(SqlNode validated, SqlValidator validator) {
+    SqlNode where = null;
+    SqlNode n = validated instanceof SqlOrderBy ob ? ob.query : validated;
+    if (n instanceof SqlSelect select) {
+      where = select.getWhere();
+    }
+    if (where == null) {
+      return;
+    }
+    where.accept(new SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(SqlCall call) {
+        if (COMPARISONS.contains(call.getKind())) {
+          org.apache.calcite.sql.type.SqlTypeFamily family = null;
+          for (SqlNode operand : call.getOperandList()) {
+            for (SqlNode o : operand instanceof SqlNodeList list ? list.getList() : List.of(operand)) {
+              RelDataType t = o == null ? null : validator.getValidatedNodeTypeIfKnown(o);
+              if (t == null || t.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.NULL
+                  || t.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.ANY) {
+                continue;
+              }
+              org.apache.calcite.sql.type.SqlTypeFamily f = t.getSqlTypeName().getFamily();
+              if (family == null) {
+                family = f;
+              } else if (f != null && f != family) {
+                throw new IllegalArgumentException("cannot compare " + family + " with " + f
+                    + " in " + call + "; write a literal of the column's type (e.g. '3' for a text "
+                    + "column)");
+              }
+            }
+          }
+        }
+        return super.visit(call);
+      }
+    });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -457,7 +509,21 @@ public final class QueryAnalyzer {
             table.columns().values().stream().map(ColumnPolicy::name).toList())));
   }
 
-  /** Checks a WHERE clause (policy columns only, no subqueries) and strips qualifiers. */
+  /**
+   * The operators a filter on a private table may use: comparisons, boolean logic, ranges, IN,
+   * LIKE, NULL tests and +, -, *. They cannot fail on a row value, so whether a query fails never
+   * depends on the private data (division, casts and other functions could: a division by zero
+   * for one row would reveal that the row exists).
+   */
+  private static final Set<SqlKind> FILTER_KINDS = Set.of(
+      SqlKind.AND, SqlKind.OR, SqlKind.NOT, SqlKind.EQUALS, SqlKind.NOT_EQUALS,
+      SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN,
+      SqlKind.GREATER_THAN_OR_EQUAL, SqlKind.BETWEEN, SqlKind.IN, SqlKind.NOT_IN, SqlKind.LIKE,
+      SqlKind.IS_NULL, SqlKind.IS_NOT_NULL, SqlKind.IS_TRUE, SqlKind.IS_FALSE, SqlKind.IS_NOT_TRUE,
+      SqlKind.IS_NOT_FALSE, SqlKind.PLUS, SqlKind.MINUS, SqlKind.TIMES, SqlKind.MINUS_PREFIX,
+      SqlKind.PLUS_PREFIX);
+
+  /** Checks a WHERE clause (policy columns, allowed operators, no subqueries) and strips qualifiers. */
   private static SqlNode checkedFilter(SqlNode where, TablePolicy table) throws SQLException {
     SQLException[] failure = new SQLException[1];
     SqlNode rewritten = where.accept(new SqlShuttle() {
@@ -477,13 +543,20 @@ public final class QueryAnalyzer {
 
       @Override
       public SqlNode visit(SqlCall call) {
-        if (failure[0] == null && (call instanceof SqlSelect || call.getKind() == SqlKind.EXISTS
-            || call.getKind() == SqlKind.SCALAR_QUERY || call.getOperator().isAggregator()
-            || OTHER_AGGREGATES.contains(functionName(call)) || functionName(call).equals("COUNT")
-            || functionName(call).equals("SUM") || functionName(call).equals("AVG")
-            || call.getKind() == SqlKind.OVER)) {
-          failure[0] = SqlStates.notSupported("WHERE on a private table may use policy columns, "
-              + "literals and row functions only, not subqueries or aggregates: " + call);
+        if (failure[0] != null) {
+          return call;
+        }
+        if (call instanceof SqlSelect || call.getKind() == SqlKind.EXISTS
+            || call.getKind() == SqlKind.SCALAR_QUERY) {
+          failure[0] = SqlStates.notSupported("subqueries in WHERE on a private table are not "
+              + "supported: " + call);
+          return call;
+        }
+        if (!FILTER_KINDS.contains(call.getKind())) {
+          failure[0] = SqlStates.notSupported("WHERE on a private table may use comparisons, "
+              + "BETWEEN, IN, LIKE, IS [NOT] NULL, AND/OR/NOT and +, -, * over policy columns, "
+              + "literals and parameters; not " + call.getOperator().getName() + " (" + call
+              + "): an operator that can fail on some rows would reveal them");
           return call;
         }
         return super.visit(call);

@@ -75,6 +75,9 @@ class ErrorStatesTest {
       "SELECT T.REGION, COUNT(*) FROM TRIPS T JOIN ZONES Z ON T.REGION = Z.REGION GROUP BY T.REGION",
       "SELECT COUNT(*) FROM TRIPS WHERE REGION IN (SELECT REGION FROM ZONES)",
       "SELECT SUM(FARE + 1) FROM TRIPS",
+      "SELECT COUNT(*) FROM TRIPS WHERE 10 / (AGE - 30) > 1",
+      "SELECT COUNT(*) FROM TRIPS WHERE CAST(REGION AS INTEGER) = 1",
+      "SELECT COUNT(*) FROM TRIPS WHERE UPPER(REGION) = 'N'",
       "SELECT COUNT(*) FROM TRIPS UNION ALL SELECT COUNT(*) FROM TRIPS",
       "SELECT /*+ DP(mechanism='eigen') */ COUNT(*) FROM TRIPS"})
   void notSupportedIsXdp03(String sql) throws SQLException {
@@ -122,6 +125,10 @@ class ErrorStatesTest {
     assertEquals("42S02", refused("SELECT * FROM NOWHERE").getSQLState());
     assertEquals("42S22", refused("SELECT COUNT(*) FROM TRIPS WHERE NO_SUCH = 1").getSQLState());
     assertTrue(refused("SELECT COUNT(*) FROM TRIPS WHERE REGION = 3 +").getSQLState().startsWith("42"));
+    // no implicit casts of row values (a failing conversion would reveal the row)
+    SQLException e = refused("SELECT COUNT(*) FROM TRIPS WHERE REGION = 3");
+    assertEquals("42000", e.getSQLState(), e.getMessage());
+    assertTrue(!e.getMessage().contains("'N'"), "no private value in the message: " + e.getMessage());
   }
 
   @Test
