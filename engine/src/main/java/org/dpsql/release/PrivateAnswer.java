@@ -13,6 +13,7 @@ import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.policy.OrderedDomain;
 import org.dpsql.rewrite.Measurement;
 import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.sql.AggregateKind;
 import org.dpsql.sql.OutputItem;
 import org.dpsql.sql.SortKey;
 
@@ -101,47 +102,55 @@ public final class PrivateAnswer {
       }
     }
     List<ResultColumn> columns = columns(plan);
+    List<OutputItem> outputs = plan.query().outputs();
+    // per output: the measurement it reads (the sum for AVG) and, for AVG, the count
+    int[] primary = new int[outputs.size()];
+    int[] count = new int[outputs.size()];
+    for (int o = 0; o < outputs.size(); o++) {
+      OutputItem item = outputs.get(o);
+      if (item.isGroupKey()) {
+        primary[o] = plan.query().groupBy().indexOf(item.column());
+        continue;
+      }
+      primary[o] = plan.indexOf(switch (item.aggregate()) {
+        case COUNT_STAR -> Measurement.countStar();
+        case COUNT -> Measurement.count(item.column());
+        case SUM, AVG -> Measurement.sum(item.column());
+      });
+      if (item.aggregate() == AggregateKind.AVG) {
+        count[o] = plan.indexOf(Measurement.count(item.column()));
+      }
+    }
     List<Object[]> rows = new ArrayList<>(cells);
     for (int cell = 0; cell < cells; cell++) {
       Object[] keys = plan.cells().keysOf(cell);
       Object[] row = new Object[columns.size()];
       int col = 0;
-      for (OutputItem o : plan.query().outputs()) {
-        if (o.isGroupKey()) {
-          int k = plan.query().groupBy().indexOf(o.column());
-          row[col] = convert(keys[k], columns.get(col));
-          col++;
-          continue;
-        }
+      for (int o = 0; o < outputs.size(); o++) {
+        OutputItem item = outputs.get(o);
         ResultColumn rc = columns.get(col);
-        switch (o.aggregate()) {
-          case COUNT_STAR, COUNT, SUM -> {
-            Measurement m = o.aggregate() == org.dpsql.sql.AggregateKind.COUNT_STAR
-                ? Measurement.countStar()
-                : o.aggregate() == org.dpsql.sql.AggregateKind.COUNT ? Measurement.count(o.column())
-                : Measurement.sum(o.column());
-            int mi = plan.indexOf(m);
-            long v = noisy[mi][cell];
-            row[col++] = scaled(v, m, rc);
-            if (ci != null) {
-              row[col++] = scaled(v - margin[mi], m, rc);
-              row[col++] = scaled(v + margin[mi], m, rc);
-            }
+        if (item.isGroupKey()) {
+          row[col++] = convert(keys[primary[o]], rc);
+        } else if (item.aggregate() == AggregateKind.AVG) {
+          int si = primary[o];
+          int ni = count[o];
+          Measurement sum = ms.get(si);
+          Clamp bounds = Measurement.bounds(item.column());
+          row[col++] = average(noisy[si][cell], noisy[ni][cell], sum.resolution(), bounds);
+          if (ci != null) {
+            double[] range = averageRange(noisy[si][cell], marginHalf[si], noisy[ni][cell],
+                marginHalf[ni], sum.resolution(), bounds);
+            row[col++] = range[0];
+            row[col++] = range[1];
           }
-          case AVG -> {
-            Measurement sum = Measurement.sum(o.column());
-            int si = plan.indexOf(sum);
-            int ni = plan.indexOf(Measurement.count(o.column()));
-            Clamp bounds = Measurement.bounds(o.column());
-            row[col++] = average(noisy[si][cell], noisy[ni][cell], sum.resolution(), bounds);
-            if (ci != null) {
-              double[] range = averageRange(noisy[si][cell], marginHalf[si], noisy[ni][cell],
-                  marginHalf[ni], sum.resolution(), bounds);
-              row[col++] = range == null ? null : range[0];
-              row[col++] = range == null ? null : range[1];
-            }
+        } else {
+          int mi = primary[o];
+          long v = noisy[mi][cell];
+          row[col++] = scaled(v, ms.get(mi), rc);
+          if (ci != null) {
+            row[col++] = scaled(v - margin[mi], ms.get(mi), rc);
+            row[col++] = scaled(v + margin[mi], ms.get(mi), rc);
           }
-          default -> throw new IllegalStateException();
         }
       }
       rows.add(row);
