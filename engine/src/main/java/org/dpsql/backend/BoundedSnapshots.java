@@ -56,12 +56,20 @@ public final class BoundedSnapshots {
       case H2 -> "CREATE LOCAL TEMPORARY TABLE " + name + " AS " + select;
       default -> "CREATE TEMPORARY TABLE " + name + " AS " + select;
     };
+    boolean readOnly = backend.isReadOnly();
     try (Statement st = backend.createStatement()) {
+      if (readOnly) {
+        backend.setReadOnly(false); // some backends refuse even temporary tables when read-only
+      }
       st.execute(create);
     } catch (SQLException e) {
       throw new SQLException("could not create the bounded snapshot of " + table.name()
           + " (policy bounding: snapshot needs the right to create temporary tables in the "
           + "backend; use bounding: per_query otherwise): " + e.getMessage(), e.getSQLState(), e);
+    } finally {
+      if (readOnly) {
+        backend.setReadOnly(true);
+      }
     }
     snapshots.put(table.name(), name);
     return name;

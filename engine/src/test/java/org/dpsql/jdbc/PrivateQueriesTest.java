@@ -223,4 +223,26 @@ class PrivateQueriesTest {
       }
     }
   }
+
+  @Test
+  void snapshotBoundingAnswersThroughJdbcAndExplainsItself() throws Exception {
+    try (TestDatabase snap = TestDatabase.create(1500, TestDatabase.ZCDP, null)) {
+      java.nio.file.Files.writeString(snap.policyFile, java.nio.file.Files.readString(snap.policyFile)
+          .replace("    max_rows_per_unit: 5\n", "    max_rows_per_unit: 5\n    bounding: snapshot\n"));
+      try (Connection c = snap.connect(8L); Statement st = c.createStatement()) {
+        String plan = rows(st.executeQuery("EXPLAIN PLAN FOR SELECT REGION, COUNT(*) FROM TRIPS GROUP BY REGION"))
+            .toString();
+        assertTrue(plan.contains("bounding snapshot") && plan.contains("DPSQL_SNAPSHOT_"), plan);
+        assertTrue(!plan.contains("ROW_NUMBER"), "queries read the bounded snapshot: " + plan);
+        long total = 0;
+        for (List<Object> r : rows(st.executeQuery(
+            "SELECT /*+ DP(rho='0.9') */ REGION, COUNT(*) FROM TRIPS GROUP BY REGION"))) {
+          total += ((Number) r.get(1)).longValue();
+        }
+        long bounded = snap.exact("SELECT SUM(LEAST(N, 5)) FROM (SELECT COUNT(*) N FROM TRIPS GROUP BY RIDER_ID)");
+        // 4 cells of discrete Gaussian noise with sigma^2 = 25 / 1.8: |sum| < 5 * sqrt(4 * 13.9)
+        assertTrue(Math.abs(total - bounded) < 40, total + " vs " + bounded);
+      }
+    }
+  }
 }
