@@ -115,6 +115,20 @@ public class DpsqlJdbcFactory implements AvaticaFactory {
     return new SQLException(message, a.getSQLState(), a.getErrorCode(), a);
   }
 
+  /** A JDBC call that may fail. */
+  private interface SqlCall<T> {
+    T run() throws SQLException;
+  }
+
+  /** Runs a statement call, reporting a failure with dpsql's own message and SQLState. */
+  private static <T> T cleaned(SqlCall<T> call, String sql) throws SQLException {
+    try {
+      return call.run();
+    } catch (SQLException e) {
+      throw clean(e, sql);
+    }
+  }
+
   /** A statement whose errors carry dpsql's message and SQLState. */
   static final class DpsqlStatement extends AvaticaStatement {
     DpsqlStatement(AvaticaConnection connection, Meta.StatementHandle h, int type,
@@ -124,29 +138,17 @@ public class DpsqlJdbcFactory implements AvaticaFactory {
 
     @Override
     public ResultSet executeQuery(String sql) throws SQLException {
-      try {
-        return super.executeQuery(sql);
-      } catch (SQLException e) {
-        throw clean(e, sql);
-      }
+      return cleaned(() -> super.executeQuery(sql), sql);
     }
 
     @Override
     public boolean execute(String sql) throws SQLException {
-      try {
-        return super.execute(sql);
-      } catch (SQLException e) {
-        throw clean(e, sql);
-      }
+      return cleaned(() -> super.execute(sql), sql);
     }
 
     @Override
     public long executeLargeUpdate(String sql) throws SQLException {
-      try {
-        return super.executeLargeUpdate(sql);
-      } catch (SQLException e) {
-        throw clean(e, sql);
-      }
+      return cleaned(() -> super.executeLargeUpdate(sql), sql);
     }
   }
 
@@ -159,29 +161,17 @@ public class DpsqlJdbcFactory implements AvaticaFactory {
 
     @Override
     public ResultSet executeQuery() throws SQLException {
-      try {
-        return super.executeQuery();
-      } catch (SQLException e) {
-        throw clean(e, getSignature().sql);
-      }
+      return cleaned(super::executeQuery, getSignature().sql);
     }
 
     @Override
     public boolean execute() throws SQLException {
-      try {
-        return super.execute();
-      } catch (SQLException e) {
-        throw clean(e, getSignature().sql);
-      }
+      return cleaned(super::execute, getSignature().sql);
     }
 
     @Override
     public long executeLargeUpdate() throws SQLException {
-      try {
-        return super.executeLargeUpdate();
-      } catch (SQLException e) {
-        throw clean(e, getSignature().sql);
-      }
+      return cleaned(super::executeLargeUpdate, getSignature().sql);
     }
   }
 
