@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 8, time = 2)
+@Warmup(iterations = 10, time = 2)
 @Measurement(iterations = 5, time = 3)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class ConnectionOpenBenchmark {
