@@ -22,7 +22,8 @@ final class PolicyParser {
   static final List<String> BUDGET_KEYS = List.of("accounting", "per_connection", "default_query");
   static final List<String> AMOUNT_KEYS = List.of("epsilon", "delta", "rho");
   static final List<String> TABLE_KEYS =
-      List.of("public", "privacy_unit", "max_rows_per_unit", "bounding", "columns", "hierarchies");
+      List.of("public", "privacy_unit", "max_rows_per_unit", "bounding", "answer_range", "columns",
+          "hierarchies");
   static final List<String> COLUMN_KEYS = List.of("values", "min", "max", "bin", "clamp");
   static final String ROW_UNIT = "ROW";
 
@@ -236,8 +237,24 @@ final class PolicyParser {
         throw problem(join(path, "bounding"), "must be per_query or snapshot, got " + b);
       }
     }
+    AnswerRange answerRange = null;
+    if (m.containsKey("answer_range")) {
+      String rPath = join(path, "answer_range");
+      if (!(m.get("answer_range") instanceof List<?> list) || list.size() != 2) {
+        throw problem(rPath, "must be [lo, hi], two integers");
+      }
+      BigDecimal lo = decimal(list.get(0), rPath);
+      BigDecimal hi = decimal(list.get(1), rPath);
+      try {
+        answerRange = new AnswerRange(lo.longValueExact(), hi.longValueExact());
+      } catch (ArithmeticException e) {
+        throw problem(rPath, "must be two integers, got [" + lo + ", " + hi + "]");
+      } catch (IllegalArgumentException e) {
+        throw problem(rPath, e.getMessage());
+      }
+    }
     return new TablePolicy(name, null, false, unitIsRow, unitIsRow ? null : unitName, maxRows,
-        columns, hierarchies, bounding);
+        columns, hierarchies, bounding, answerRange);
   }
 
   private Map<String, ColumnPolicy> columns(Object value, String path) throws SQLException {

@@ -111,7 +111,7 @@ final class SchemaValidator {
       hierarchies.put(h.getKey(), members);
     }
     return new TablePolicy(ref.name(), ref.schema(), false, t.unitIsRow(), unit,
-        t.maxRowsPerUnit(), columns, hierarchies, t.bounding());
+        t.maxRowsPerUnit(), columns, hierarchies, t.bounding(), t.answerRange());
   }
 
   private ColumnPolicy column(ColumnPolicy c, ColumnRef col, TableRef table, String path)

@@ -30,14 +30,15 @@ public record TablePolicy(
     int maxRowsPerUnit,
     Map<String, ColumnPolicy> columns,
     Map<String, List<String>> hierarchies,
-    Bounding bounding) {
+    Bounding bounding,
+    AnswerRange answerRange) {
 
   /** A table with the default {@link Bounding#PER_QUERY} contribution bounding. */
   public TablePolicy(String name, String schema, boolean isPublic, boolean unitIsRow,
       String privacyUnit, int maxRowsPerUnit, Map<String, ColumnPolicy> columns,
       Map<String, List<String>> hierarchies) {
     this(name, schema, isPublic, unitIsRow, privacyUnit, maxRowsPerUnit, columns, hierarchies,
-        Bounding.PER_QUERY);
+        Bounding.PER_QUERY, null);
   }
 
   /** Copies the maps and checks the invariants. */

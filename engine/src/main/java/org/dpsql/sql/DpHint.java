@@ -6,20 +6,29 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.dpsql.errors.SqlStates;
+import org.dpsql.policy.AnswerRange;
 
 /**
  * The per-query privacy choices of a {@code /*+ DP(...) *}{@code /} hint (contract §4).
  *
  * <p>Every component is optional; absent ones are {@code null} and filled from the policy's
  * {@code default_query}. Values are validated here: a non-positive epsilon or rho, a delta outside
- * (0,1), an unknown mechanism, a confidence outside (0,1) or an unknown key give XDP05.
+ * (0,1), an unknown mechanism, a confidence outside (0,1), a malformed answer range or an unknown
+ * key give XDP05. {@code range='lo,hi'} declares the public range of every answer of the query
+ * (for {@code optimal_pmf}; overrides the table's {@code answer_range}).
  */
-public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mechanism mechanism, Double ci) {
+public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mechanism mechanism, Double ci,
+    AnswerRange range) {
 
   /** No hint: everything from the policy. */
-  public static final DpHint NONE = new DpHint(null, null, null, Mechanism.AUTO, null);
+  public static final DpHint NONE = new DpHint(null, null, null, Mechanism.AUTO, null, null);
 
-  private static final Set<String> KEYS = Set.of("epsilon", "delta", "rho", "mechanism", "ci");
+  private static final Set<String> KEYS = Set.of("epsilon", "delta", "rho", "mechanism", "ci", "range");
+
+  /** A hint without an answer range. */
+  public DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mechanism mechanism, Double ci) {
+    this(epsilon, delta, rho, mechanism, ci, null);
+  }
 
   /** Parses the key/value options of a DP hint. */
   public static DpHint parse(Map<String, String> options) throws SQLException {
@@ -28,6 +37,7 @@ public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mecha
     BigDecimal rho = null;
     Mechanism mechanism = Mechanism.AUTO;
     Double ci = null;
+    AnswerRange range = null;
     for (Map.Entry<String, String> e : options.entrySet()) {
       String key = e.getKey().toLowerCase(Locale.ROOT);
       String value = e.getValue() == null ? "" : e.getValue().trim();
@@ -50,12 +60,29 @@ public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mecha
           }
           ci = c.doubleValue();
         }
+        case "range" -> range = range(value);
         default -> throw SqlStates.badPrivacyParameter(
             "DP hint: unknown option '" + e.getKey() + "'; valid options are " + String.join(", ",
                 KEYS.stream().sorted().toList()));
       }
     }
-    return new DpHint(epsilon, delta, rho, mechanism, ci);
+    return new DpHint(epsilon, delta, rho, mechanism, ci, range);
+  }
+
+  /** {@code range='0,500'}: the public range of each answer, for {@code optimal_pmf}. */
+  private static AnswerRange range(String value) throws SQLException {
+    String[] parts = value.split("\\s*(,|\\.\\.)\\s*");
+    try {
+      if (parts.length == 2) {
+        return new AnswerRange(Long.parseLong(parts[0].trim()), Long.parseLong(parts[1].trim()));
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message below
+    } catch (IllegalArgumentException e) {
+      throw SqlStates.badPrivacyParameter("DP hint: range: " + e.getMessage());
+    }
+    throw SqlStates.badPrivacyParameter("DP hint: range is two integers 'lo,hi' (e.g. range='0,500'), "
+        + "got '" + value + "'");
   }
 
   private static BigDecimal positive(String key, String value) throws SQLException {
