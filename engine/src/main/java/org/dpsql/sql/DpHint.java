@@ -14,7 +14,7 @@ import org.dpsql.policy.AnswerRange;
  * <p>Every component is optional; absent ones are {@code null} and filled from the policy's
  * {@code default_query}. Values are validated here: a non-positive epsilon or rho, a delta outside
  * (0,1), an unknown mechanism, a confidence outside (0,1), a malformed answer range or an unknown
- * key give XDP05. {@code range='lo,hi'} declares the public range of every answer of the query
+ * key give XDP05. {@code answer_range='lo,hi'} declares the public range of every answer of the query
  * (for {@code optimal_pmf}; overrides the table's {@code answer_range}).
  */
 public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mechanism mechanism, Double ci,
@@ -23,7 +23,8 @@ public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mecha
   /** No hint: everything from the policy. */
   public static final DpHint NONE = new DpHint(null, null, null, Mechanism.AUTO, null, null);
 
-  private static final Set<String> KEYS = Set.of("epsilon", "delta", "rho", "mechanism", "ci", "range");
+  private static final Set<String> KEYS =
+      Set.of("epsilon", "delta", "rho", "mechanism", "ci", "answer_range");
 
   /** A hint without an answer range. */
   public DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mechanism mechanism, Double ci) {
@@ -60,7 +61,7 @@ public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mecha
           }
           ci = c.doubleValue();
         }
-        case "range" -> range = range(value);
+        case "answer_range" -> range = range(value);
         default -> throw SqlStates.badPrivacyParameter(
             "DP hint: unknown option '" + e.getKey() + "'; valid options are " + String.join(", ",
                 KEYS.stream().sorted().toList()));
@@ -69,7 +70,7 @@ public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mecha
     return new DpHint(epsilon, delta, rho, mechanism, ci, range);
   }
 
-  /** {@code range='0,500'}: the public range of each answer, for {@code optimal_pmf}. */
+  /** {@code answer_range='0,500'}: the public range of each answer, for {@code optimal_pmf}. */
   private static AnswerRange range(String value) throws SQLException {
     String[] parts = value.split("\\s*(,|\\.\\.)\\s*");
     try {
@@ -79,9 +80,9 @@ public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mecha
     } catch (NumberFormatException e) {
       // fall through to the message below
     } catch (IllegalArgumentException e) {
-      throw SqlStates.badPrivacyParameter("DP hint: range: " + e.getMessage());
+      throw SqlStates.badPrivacyParameter("DP hint: answer_range: " + e.getMessage());
     }
-    throw SqlStates.badPrivacyParameter("DP hint: range is two integers 'lo,hi' (e.g. range='0,500'), "
+    throw SqlStates.badPrivacyParameter("DP hint: answer_range is two integers 'lo,hi' (e.g. answer_range='0,500'), "
         + "got '" + value + "'");
   }
 

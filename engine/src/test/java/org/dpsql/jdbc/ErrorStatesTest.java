@@ -97,6 +97,8 @@ class ErrorStatesTest {
       "SELECT /*+ DP(rho='0.1', ci='1.5') */ COUNT(*) FROM TRIPS",
       "SELECT /*+ DP(rho='0.1', epsilon='1') */ COUNT(*) FROM TRIPS",
       "SELECT /*+ DP(budget='0.1') */ COUNT(*) FROM TRIPS",
+      "SELECT /*+ DP(answer_range='5') */ COUNT(*) FROM TRIPS",
+      "SELECT /*+ DP(answer_range='9,3') */ COUNT(*) FROM TRIPS",
       "SELECT /*+ NOISE(x='1') */ COUNT(*) FROM TRIPS"})
   void badPrivacyParameterIsXdp05(String sql) throws SQLException {
     SQLException e = refused(sql);
