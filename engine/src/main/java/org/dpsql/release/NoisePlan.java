@@ -9,10 +9,15 @@ import java.util.List;
 import org.dpsql.accounting.Accounting;
 import org.dpsql.accounting.Conversions;
 import org.dpsql.accounting.PrivacyCost;
+import org.dpsql.discrete.DesignObjective;
+import org.dpsql.discrete.Neighbourhood;
+import org.dpsql.discrete.NoisePmf;
+import org.dpsql.discrete.OptimalPmfLibrary;
 import org.dpsql.errors.SqlStates;
 import org.dpsql.mechanism.DiscreteGaussianMechanism;
 import org.dpsql.mechanism.GeometricMechanism;
 import org.dpsql.mechanism.Rational;
+import org.dpsql.policy.AnswerRange;
 import org.dpsql.policy.BudgetAmount;
 import org.dpsql.rewrite.Measurement;
 import org.dpsql.sql.DpHint;
@@ -31,53 +36,110 @@ import org.dpsql.sql.Mechanism;
  *       (Bun–Steinke Prop. 1.3), each measurement (ρ/a)-zCDP, the query ρ-zCDP and so (ε,δ)-DP;
  *       geometric: as for pure, charged (ε, 0);</li>
  *   <li>zCDP accounting, discrete Gaussian: each measurement (ρ/a)-zCDP; geometric: each
- *       measurement ε_m-DP with ε_m = √(2ρ/a) rounded down, hence (ε_m²/2 ≤ ρ/a)-zCDP.</li>
+ *       measurement ε_m-DP with ε_m = √(2ρ/a) rounded down, hence (ε_m²/2 ≤ ρ/a)-zCDP;</li>
+ *   <li>{@code optimal_pmf} (seed 000, needs an answer range [lo, hi], n = hi − lo): each cell's
+ *       exact answer is clamped into the range and released as lo + ((q − lo + η) mod (n+1)) with
+ *       η drawn from a PMF designed for the per-cell neighbourhood M and verified exactly by
+ *       {@link org.dpsql.discrete.PdpChecker} before use. With one row changing one cell by at most
+ *       c (c = 1 for counts, the clamp bound for integer sums) and at most k rows per unit: a query
+ *       with one cell uses M = {±1..±kc} at (ε_m, δ_m); with several cells, M = {±1..±c} at
+ *       (ε_m / k, 0): a unit's rows are at most k steps in M, each costing at most ε_m / k, so
+ *       the measurement is ε_m-DP (if k = 1, one step: (ε_m, δ_m)-PDP, which implies
+ *       (ε_m, δ_m)-DP). Under zCDP the PMF is pure (δ = 0) with ε_m = √(2ρ/a) rounded down.</li>
  * </ul>
  */
 public record NoisePlan(Mechanism mechanism, PrivacyCost charge, List<NoiseMechanism> perMeasurement) {
 
-  /** Calibrates the noise of a query's measurements. */
+  /** What a plan is calibrated for: the measurements, the contribution bound, cells, range. */
+  public record Shape(List<Measurement> measurements, int maxRowsPerUnit, int cells, AnswerRange range) {
+    public Shape {
+      measurements = List.copyOf(measurements);
+    }
+  }
+
+  /** The query-level cost, resolved from the hint and the policy, before the split. */
+  private record Budget(Accounting accounting, BigDecimal epsilon, BigDecimal delta, BigDecimal rho) {}
+
+  /** Calibrates the noise of a query's measurements; {@code auto} picks the best candidate. */
   public static NoisePlan calibrate(Accounting accounting, BudgetAmount defaultQuery,
-      BigDecimal reportingDelta, DpHint hint, List<Measurement> measurements, int maxRowsPerUnit)
+      BigDecimal reportingDelta, DpHint hint, Shape shape) throws SQLException {
+    Budget budget = budget(accounting, defaultQuery, reportingDelta, hint);
+    AnswerRange range = hint.range() != null ? hint.range() : shape.range();
+    if (hint.mechanism() != Mechanism.AUTO) {
+      return build(family(accounting, hint.mechanism()), budget, shape, range);
+    }
+    List<NoisePlan> candidates = candidates(budget, shape, range);
+    NoisePlan best = candidates.get(0);
+    for (NoisePlan c : candidates.subList(1, candidates.size())) {
+      if (relativeError(c, candidates.get(0)) < relativeError(best, candidates.get(0))) {
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Every mechanism that could answer the query under this accounting, the default first: what
+   * {@code auto} chooses from and {@code EXPLAIN} lists. {@code optimal_pmf} only with a range.
+   */
+  public static List<NoisePlan> candidates(Accounting accounting, BudgetAmount defaultQuery,
+      BigDecimal reportingDelta, DpHint hint, Shape shape) throws SQLException {
+    AnswerRange range = hint.range() != null ? hint.range() : shape.range();
+    List<NoisePlan> all = new ArrayList<>(candidates(
+        budget(accounting, defaultQuery, reportingDelta, hint), shape, range));
+    Mechanism other = accounting == Accounting.PURE ? null
+        : all.get(0).mechanism() == Mechanism.GEOMETRIC ? Mechanism.DISCRETE_GAUSSIAN
+        : Mechanism.GEOMETRIC;
+    if (other != null) {
+      all.add(1, build(other, budget(accounting, defaultQuery, reportingDelta, hint), shape, range));
+    }
+    return all;
+  }
+
+  private static List<NoisePlan> candidates(Budget budget, Shape shape, AnswerRange range)
       throws SQLException {
-    Mechanism family = family(accounting, hint.mechanism());
-    int a = measurements.size();
-    List<NoiseMechanism> noise = new ArrayList<>();
-    PrivacyCost charge;
+    List<NoisePlan> out = new ArrayList<>();
+    out.add(build(family(budget.accounting(), Mechanism.AUTO), budget, shape, range));
+    if (range != null) {
+      try {
+        out.add(build(Mechanism.OPTIMAL_PMF, budget, shape, range));
+      } catch (SQLException e) {
+        if (!SqlStates.NOT_SUPPORTED.equals(e.getSQLState())) {
+          throw e;
+        } // too large to design: not a candidate
+      }
+    }
+    return out;
+  }
+
+  /** Mean over measurements of this plan's RMSE relative to the reference plan's. */
+  static double relativeError(NoisePlan plan, NoisePlan reference) {
+    double sum = 0;
+    for (int i = 0; i < plan.perMeasurement().size(); i++) {
+      sum += Math.sqrt(plan.perMeasurement().get(i).variance())
+          / Math.max(1e-300, Math.sqrt(reference.perMeasurement().get(i).variance()));
+    }
+    return sum / plan.perMeasurement().size();
+  }
+
+  private static Budget budget(Accounting accounting, BudgetAmount defaultQuery,
+      BigDecimal reportingDelta, DpHint hint) throws SQLException {
     switch (accounting) {
       case PURE -> {
         if (hint.delta() != null || hint.rho() != null) {
           throw SqlStates.badPrivacyParameter("this policy uses pure ε-DP accounting: "
               + "give only epsilon in the DP hint, e.g. DP(epsilon='0.1')");
         }
-        BigDecimal eps = orDefault(hint.epsilon(), defaultQuery.epsilon(), "epsilon");
-        charge = PrivacyCost.pure(eps);
-        for (Measurement m : measurements) {
-          noise.add(NoiseMechanism.of(new GeometricMechanism(
-              Rational.of(eps).divide(a), m.sensitivity(maxRowsPerUnit))));
-        }
+        return new Budget(accounting, orDefault(hint.epsilon(), defaultQuery.epsilon(), "epsilon"),
+            BigDecimal.ZERO, null);
       }
       case APPROX -> {
         if (hint.rho() != null) {
           throw SqlStates.badPrivacyParameter("this policy uses (ε,δ) accounting: give epsilon "
               + "and delta in the DP hint, not rho");
         }
-        BigDecimal eps = orDefault(hint.epsilon(), defaultQuery.epsilon(), "epsilon");
-        if (family == Mechanism.GEOMETRIC) {
-          charge = PrivacyCost.approx(eps, BigDecimal.ZERO);
-          for (Measurement m : measurements) {
-            noise.add(NoiseMechanism.of(new GeometricMechanism(
-                Rational.of(eps).divide(a), m.sensitivity(maxRowsPerUnit))));
-          }
-        } else {
-          BigDecimal delta = orDefault(hint.delta(), defaultQuery.delta(), "delta");
-          charge = PrivacyCost.approx(eps, delta);
-          Rational rho = Rational.of(Conversions.epsilonToZcdpRho(eps, delta));
-          for (Measurement m : measurements) {
-            noise.add(NoiseMechanism.of(
-                new DiscreteGaussianMechanism(rho.divide(a), m.sensitivity(maxRowsPerUnit))));
-          }
-        }
+        return new Budget(accounting, orDefault(hint.epsilon(), defaultQuery.epsilon(), "epsilon"),
+            orDefault(hint.delta(), defaultQuery.delta(), "delta"), null);
       }
       case ZCDP -> {
         BigDecimal rho;
@@ -96,21 +158,104 @@ public record NoisePlan(Mechanism mechanism, PrivacyCost charge, List<NoiseMecha
         } else {
           rho = orDefault(null, defaultQuery.rho(), "rho");
         }
-        charge = PrivacyCost.zcdp(rho);
-        for (Measurement m : measurements) {
-          Rational share = Rational.of(rho).divide(a);
-          if (family == Mechanism.GEOMETRIC) {
-            noise.add(NoiseMechanism.of(new GeometricMechanism(
-                sqrtTwiceDown(share), m.sensitivity(maxRowsPerUnit))));
-          } else {
-            noise.add(NoiseMechanism.of(
-                new DiscreteGaussianMechanism(share, m.sensitivity(maxRowsPerUnit))));
-          }
-        }
+        return new Budget(accounting, null, null, rho);
       }
       default -> throw new IllegalStateException(accounting.name());
     }
-    return new NoisePlan(family, charge, noise);
+  }
+
+  private static NoisePlan build(Mechanism family, Budget b, Shape shape, AnswerRange range)
+      throws SQLException {
+    List<Measurement> ms = shape.measurements();
+    int a = ms.size();
+    int k = shape.maxRowsPerUnit();
+    List<NoiseMechanism> noise = new ArrayList<>();
+    switch (family) {
+      case GEOMETRIC -> {
+        Rational eps = b.accounting() == Accounting.ZCDP ? sqrtTwiceDown(Rational.of(b.rho()).divide(a))
+            : Rational.of(b.epsilon()).divide(a);
+        for (Measurement m : ms) {
+          noise.add(NoiseMechanism.of(new GeometricMechanism(eps, m.sensitivity(k))));
+        }
+        return new NoisePlan(family, switch (b.accounting()) {
+          case PURE -> PrivacyCost.pure(b.epsilon());
+          case APPROX -> PrivacyCost.approx(b.epsilon(), BigDecimal.ZERO);
+          case ZCDP -> PrivacyCost.zcdp(b.rho());
+        }, noise);
+      }
+      case DISCRETE_GAUSSIAN -> {
+        Rational rho = b.accounting() == Accounting.ZCDP ? Rational.of(b.rho())
+            : Rational.of(Conversions.epsilonToZcdpRho(b.epsilon(), b.delta()));
+        for (Measurement m : ms) {
+          noise.add(NoiseMechanism.of(new DiscreteGaussianMechanism(rho.divide(a), m.sensitivity(k))));
+        }
+        return new NoisePlan(family, b.accounting() == Accounting.ZCDP ? PrivacyCost.zcdp(b.rho())
+            : PrivacyCost.approx(b.epsilon(), b.delta()), noise);
+      }
+      case OPTIMAL_PMF -> {
+        return optimalPmf(b, shape, range);
+      }
+      default -> throw new IllegalStateException(family.name());
+    }
+  }
+
+  private static NoisePlan optimalPmf(Budget b, Shape shape, AnswerRange range) throws SQLException {
+    if (range == null) {
+      throw SqlStates.notSupported("mechanism 'optimal_pmf' needs the public range of the answers: "
+          + "the table's answer_range in the policy, or answer_range='lo,hi' in the DP hint");
+    }
+    List<Measurement> ms = shape.measurements();
+    int a = ms.size();
+    int k = shape.maxRowsPerUnit();
+    int n = range.n();
+    BigDecimal epsM = switch (b.accounting()) {
+      case ZCDP -> decimalDown(sqrtTwiceDown(Rational.of(b.rho()).divide(a)));
+      default -> b.epsilon().divide(BigDecimal.valueOf(a), new MathContext(16, RoundingMode.DOWN));
+    };
+    BigDecimal deltaM = b.accounting() == Accounting.APPROX
+        ? b.delta().divide(BigDecimal.valueOf(a), new MathContext(16, RoundingMode.DOWN))
+        : BigDecimal.ZERO;
+    boolean usesDelta = false;
+    List<NoiseMechanism> noise = new ArrayList<>();
+    for (Measurement m : ms) {
+      if (m.resolution().compareTo(BigDecimal.ONE) != 0) {
+        throw SqlStates.notSupported("optimal_pmf releases integer answers: " + m.describe()
+            + " is not an integer (clamp bounds of an integer column are needed)");
+      }
+      long c = m.perRowBound();
+      Neighbourhood hood;
+      BigDecimal eps;
+      BigDecimal delta;
+      if (shape.cells() == 1) {
+        hood = Neighbourhood.symmetricBounded(n, (int) Math.min((long) k * c, n));
+        eps = epsM;
+        delta = deltaM;
+      } else if (k == 1) {
+        hood = Neighbourhood.symmetricBounded(n, (int) Math.min(c, n));
+        eps = epsM;
+        delta = deltaM;
+      } else {
+        hood = Neighbourhood.symmetricBounded(n, (int) Math.min(c, n));
+        eps = epsM.divide(BigDecimal.valueOf(k), new MathContext(16, RoundingMode.DOWN));
+        delta = BigDecimal.ZERO;
+      }
+      NoisePmf pmf;
+      try {
+        pmf = OptimalPmfLibrary.design(hood, eps, delta, DesignObjective.CIRCULAR_MSE);
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        throw SqlStates.notSupported("optimal_pmf cannot design noise for " + m.describe()
+            + " over an answer range of " + (n + 1) + " values: " + e.getMessage()
+            + "; use a smaller range or another mechanism");
+      }
+      usesDelta |= delta.signum() > 0;
+      noise.add(new OptimalPmfNoise(pmf, range, hood, eps, delta));
+    }
+    PrivacyCost charge = switch (b.accounting()) {
+      case PURE -> PrivacyCost.pure(b.epsilon());
+      case APPROX -> PrivacyCost.approx(b.epsilon(), usesDelta ? b.delta() : BigDecimal.ZERO);
+      case ZCDP -> PrivacyCost.zcdp(b.rho());
+    };
+    return new NoisePlan(Mechanism.OPTIMAL_PMF, charge, noise);
   }
 
   private static Mechanism family(Accounting accounting, Mechanism requested) throws SQLException {
@@ -125,9 +270,10 @@ public record NoisePlan(Mechanism mechanism, PrivacyCost charge, List<NoiseMecha
         }
         yield Mechanism.DISCRETE_GAUSSIAN;
       }
+      case OPTIMAL_PMF -> Mechanism.OPTIMAL_PMF;
       default -> throw SqlStates.notSupported("mechanism '" + requested.sqlName()
-          + "' is not available for GROUP BY aggregates; use 'geometric', 'discrete_gaussian' "
-          + "or 'auto'");
+          + "' is not available for GROUP BY aggregates; use 'geometric', 'discrete_gaussian', "
+          + "'optimal_pmf' or 'auto'");
     };
   }
 
@@ -153,5 +299,9 @@ public record NoisePlan(Mechanism mechanism, PrivacyCost charge, List<NoiseMecha
       e = e.subtract(e.ulp());
     }
     return Rational.of(e);
+  }
+
+  private static BigDecimal decimalDown(Rational r) {
+    return new BigDecimal(r.num()).divide(new BigDecimal(r.den()), new MathContext(16, RoundingMode.DOWN));
   }
 }

@@ -269,7 +269,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
 
   private NoisePlan calibrate(MeasurementPlan plan) throws SQLException {
     return NoisePlan.calibrate(accountant.accounting(), policy.budget().defaultQuery(),
-        reportingDelta, plan.query().hint(), plan.measurements(), plan.maxRowsPerUnit());
+        reportingDelta, plan.query().hint(), shape(plan));
+  }
+
+  private static NoisePlan.Shape shape(MeasurementPlan plan) {
+    return new NoisePlan.Shape(plan.measurements(), plan.maxRowsPerUnit(), plan.cells().size(),
+        plan.query().table().answerRange());
   }
 
   private ResultTable explain(MeasurementPlan plan) throws SQLException {
@@ -289,6 +294,16 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       rows.add(new Object[] {"measure " + plan.measurements().get(i).describe() + " with "
           + m.describe() + ", noise std " + String.format("%.4g", Math.sqrt(m.variance()))
           + " (in resolution " + plan.measurements().get(i).resolution().toPlainString() + ")"});
+    }
+    for (NoisePlan candidate : NoisePlan.candidates(accountant.accounting(),
+        policy.budget().defaultQuery(), reportingDelta, plan.query().hint(), shape(plan))) {
+      StringBuilder rmse = new StringBuilder();
+      for (NoiseMechanism m : candidate.perMeasurement()) {
+        rmse.append(rmse.length() == 0 ? "" : ", ").append(String.format("%.4g", Math.sqrt(m.variance())));
+      }
+      rows.add(new Object[] {"candidate " + candidate.mechanism().sqlName() + ": cost "
+          + candidate.charge() + ", RMSE per cell " + rmse + " (in resolution steps)"
+          + (candidate.mechanism() == noise.mechanism() ? "  <- chosen" : "")});
     }
     rows.add(new Object[] {"backend SQL: " + sql.sql()});
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);

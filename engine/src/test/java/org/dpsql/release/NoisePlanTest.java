@@ -34,6 +34,10 @@ class NoisePlanTest {
   private static final List<Measurement> THREE = List.of(
       Measurement.countStar(), Measurement.count(FARE), Measurement.sum(FARE));
 
+  private static NoisePlan.Shape shape(List<Measurement> ms, int k) {
+    return new NoisePlan.Shape(ms, k, 4, null);
+  }
+
   @Test
   void sumResolutionAndPerRowBound() {
     Measurement intSum = Measurement.sum(measure("N", Types.INTEGER, "0", "100"));
@@ -52,7 +56,7 @@ class NoisePlanTest {
   @Test
   void pureSplitsEpsilonEquallyOverMeasurements() throws SQLException {
     NoisePlan plan = NoisePlan.calibrate(Accounting.PURE, new BudgetAmount(new BigDecimal("0.3"), null, null),
-        null, DpHint.NONE, THREE, 10);
+        null, DpHint.NONE, shape(THREE, 10));
     assertEquals(Mechanism.GEOMETRIC, plan.mechanism());
     assertEquals(PrivacyCost.pure(new BigDecimal("0.3")), plan.charge());
     // each measurement: epsilon 0.1 and sensitivity k * c -> scale = k * c / 0.1
@@ -65,14 +69,14 @@ class NoisePlanTest {
   @Test
   void zcdpSplitsRhoAndGeometricSpendsEpsilonSquaredOverTwo() throws SQLException {
     BudgetAmount def = new BudgetAmount(null, null, new BigDecimal("0.06"));
-    NoisePlan dg = NoisePlan.calibrate(Accounting.ZCDP, def, null, DpHint.NONE, THREE, 1);
+    NoisePlan dg = NoisePlan.calibrate(Accounting.ZCDP, def, null, DpHint.NONE, shape(THREE, 1));
     assertEquals(PrivacyCost.zcdp(new BigDecimal("0.06")), dg.charge());
     // rho 0.02 per measurement, sensitivity 1: sigma^2 = 1 / 0.04 = 25
     assertEquals(new DiscreteGaussianDistribution(Rational.of(25)).variance(),
         dg.perMeasurement().get(0).variance(), 1e-9);
 
     NoisePlan geo = NoisePlan.calibrate(Accounting.ZCDP, def, null,
-        new DpHint(null, null, null, Mechanism.GEOMETRIC, null), THREE, 1);
+        new DpHint(null, null, null, Mechanism.GEOMETRIC, null), shape(THREE, 1));
     Rational eps = NoisePlan.sqrtTwiceDown(Rational.parse("0.02"));
     assertTrue(eps.multiply(eps).divide(2).compareTo(Rational.parse("0.02")) <= 0, "never over budget");
     assertEquals(0.2, eps.doubleValue(), 1e-12);
@@ -87,7 +91,7 @@ class NoisePlanTest {
   void approxConvertsToTheLargestRhoThatImpliesEpsilonDelta() throws SQLException {
     BudgetAmount def = new BudgetAmount(new BigDecimal("1"), new BigDecimal("1e-6"), null);
     NoisePlan plan = NoisePlan.calibrate(Accounting.APPROX, def, null, DpHint.NONE,
-        List.of(Measurement.countStar()), 1);
+        shape(List.of(Measurement.countStar()), 1));
     assertEquals(PrivacyCost.approx(BigDecimal.ONE, new BigDecimal("1e-6")), plan.charge());
     BigDecimal rho = Conversions.epsilonToZcdpRho(BigDecimal.ONE, new BigDecimal("1e-6"));
     assertTrue(Conversions.zcdpToEpsilon(rho.doubleValue(), 1e-6) <= 1.0);
@@ -100,18 +104,18 @@ class NoisePlanTest {
   void refusesParametersTheAccountingCannotUse() {
     BudgetAmount pure = new BudgetAmount(BigDecimal.ONE, null, null);
     SQLException e = assertThrows(SQLException.class, () -> NoisePlan.calibrate(Accounting.PURE, pure, null,
-        new DpHint(null, null, new BigDecimal("0.1"), Mechanism.AUTO, null), THREE, 1));
+        new DpHint(null, null, new BigDecimal("0.1"), Mechanism.AUTO, null), shape(THREE, 1)));
     assertEquals("XDP05", e.getSQLState());
     e = assertThrows(SQLException.class, () -> NoisePlan.calibrate(Accounting.PURE, pure, null,
-        new DpHint(null, null, null, Mechanism.GAUSSIAN, null), THREE, 1));
+        new DpHint(null, null, null, Mechanism.GAUSSIAN, null), shape(THREE, 1)));
     assertEquals("XDP05", e.getSQLState());
     e = assertThrows(SQLException.class, () -> NoisePlan.calibrate(Accounting.ZCDP,
         new BudgetAmount(null, null, BigDecimal.ONE), null,
-        new DpHint(BigDecimal.ONE, null, null, Mechanism.AUTO, null), THREE, 1));
+        new DpHint(BigDecimal.ONE, null, null, Mechanism.AUTO, null), shape(THREE, 1)));
     assertEquals("XDP05", e.getSQLState(), "epsilon under zCDP needs a delta");
     e = assertThrows(SQLException.class, () -> NoisePlan.calibrate(Accounting.ZCDP,
         new BudgetAmount(null, null, BigDecimal.ONE), null,
-        new DpHint(null, null, null, Mechanism.TOPDOWN, null), THREE, 1));
+        new DpHint(null, null, null, Mechanism.TOPDOWN, null), shape(THREE, 1)));
     assertEquals("XDP03", e.getSQLState());
   }
 }
