@@ -459,22 +459,8 @@ public final class PmfDesigner {
     model.options.time_abort = (long) (limitSeconds * 1000.0);
     model.options.time_suffice = model.options.time_abort;
 
-    Variable[] f = new Variable[size];
-    for (int i = 0; i < size; i++) {
-      f[i] = model.addVariable("f" + i).lower(0.0).upper(1.0);
-      if (p.mode == Mode.MIN_COST && p.cost[i] != 0.0) {
-        f[i].weight(p.cost[i]);
-      }
-    }
-    Variable d = null;
-    if (p.mode == Mode.MIN_DELTA) {
-      d = model.addVariable("delta").lower(0.0).upper(1.0).weight(1.0);
-      addCostBudget(model, f, p);
-    }
-    Expression norm = model.addExpression("norm").level(1.0);
-    for (int i = 0; i < size; i++) {
-      norm.set(f[i], 1.0);
-    }
+    Variable[] f = massVariables(model, p);
+    Variable d = deltaVariable(model, f, p);
 
     int groups = shared ? 1 : m;
     Variable[][] u = new Variable[groups][size];
@@ -572,28 +558,43 @@ public final class PmfDesigner {
    * and for reading A the (13g) direction {@code f(succ) <= e^{-eps} f(i)} holds on the pattern.
    * Returns {@code null} if the solver does not report a feasible solution.
    */
+  /**
+   * The masses f(0..n) as variables in [0, 1] summing to 1, weighted by their cost when the
+   * objective is the cost.
+   */
+  private static Variable[] massVariables(ExpressionsBasedModel model, Problem p) {
+    Variable[] f = new Variable[p.size];
+    for (int i = 0; i < p.size; i++) {
+      f[i] = model.addVariable("f" + i).lower(0.0).upper(1.0);
+      if (p.mode == Mode.MIN_COST && p.cost[i] != 0.0) {
+        f[i].weight(p.cost[i]);
+      }
+    }
+    Expression norm = model.addExpression("norm").level(1.0);
+    for (int i = 0; i < p.size; i++) {
+      norm.set(f[i], 1.0);
+    }
+    return f;
+  }
+
+  /** For the minimum-delta design (eq. 15): delta as the objective, under the cost budget. */
+  private static Variable deltaVariable(ExpressionsBasedModel model, Variable[] f, Problem p) {
+    if (p.mode != Mode.MIN_DELTA) {
+      return null;
+    }
+    Variable d = model.addVariable("delta").lower(0.0).upper(1.0).weight(1.0);
+    addCostBudget(model, f, p);
+    return d;
+  }
+
   private static double[] solveFixedPattern(Problem p, boolean[][] pattern) {
     final int size = p.size;
     final int m = p.m();
     final double c = Math.exp(-p.epsDesign());
     final double cExact = Math.exp(-p.eps);
     ExpressionsBasedModel model = new ExpressionsBasedModel();
-    Variable[] f = new Variable[size];
-    for (int i = 0; i < size; i++) {
-      f[i] = model.addVariable("f" + i).lower(0.0).upper(1.0);
-      if (p.mode == Mode.MIN_COST && p.cost[i] != 0.0) {
-        f[i].weight(p.cost[i]);
-      }
-    }
-    Variable d = null;
-    if (p.mode == Mode.MIN_DELTA) {
-      d = model.addVariable("delta").lower(0.0).upper(1.0).weight(1.0);
-      addCostBudget(model, f, p);
-    }
-    Expression norm = model.addExpression("norm").level(1.0);
-    for (int i = 0; i < size; i++) {
-      norm.set(f[i], 1.0);
-    }
+    Variable[] f = massVariables(model, p);
+    Variable d = deltaVariable(model, f, p);
     boolean shared = p.reading == MilpReading.SHARED_INDICATOR;
     for (int k = 0; k < m; k++) {
       if (shared && k > 0) {
