@@ -38,7 +38,7 @@ import java.util.Objects;
  * designs at {@code eps' = eps (1 - margin)}, {@code delta' = delta (1 - margin)} (every tight ratio
  * then keeps a relative slack of about {@code margin eps}), quantises, and runs {@link
  * PdpChecker} at the requested {@code (eps, delta)} for the neighbourhood of the method, trying
- * {@code margin = 1e-9, 1e-7, 1e-5, 1e-3} in turn. The returned PMF passes that exact check (its
+ * the margins of {@link #MARGINS} (1e-9 up to 1e-2) in turn. The returned PMF passes that exact check (its
  * {@code f(0)} is below the real optimum by about {@code margin} relative); if no margin works,
  * because the smallest masses are too close to {@code 2^-62} to keep their ratios (large {@code n
  * eps}, pitfall P10), it throws {@link IllegalStateException} instead of returning a PMF that
@@ -47,7 +47,7 @@ import java.util.Objects;
 public final class ClosedForms {
 
   /** Relative design margins tried in turn by the {@code ...Pmf} methods (smallest first). */
-  static final double[] MARGINS = {1e-9, 1e-7, 1e-5, 1e-3};
+  static final double[] MARGINS = {1e-9, 1e-7, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 1e-2};
 
   private ClosedForms() {}
 
@@ -590,8 +590,18 @@ public final class ClosedForms {
       java.util.function.DoubleFunction<double[]> design, Neighbourhood m, double eps, double delta) {
     checkEps(eps);
     checkDelta(delta);
-    BigDecimal e = new BigDecimal(eps); // the exact value of the double
-    BigDecimal d = new BigDecimal(delta);
+    // the exact values of the doubles
+    return certified(design, m, new BigDecimal(eps), new BigDecimal(delta));
+  }
+
+  /**
+   * As above at exact decimal (ε, δ): the smallest margin whose quantised design is exactly
+   * (ε, δ)-PDP for {@code m}. Shared with {@link OptimalPmfLibrary}'s solver designs.
+   */
+  static NoisePmf certified(java.util.function.DoubleFunction<double[]> design, Neighbourhood m,
+      BigDecimal e, BigDecimal d) {
+    double eps = e.doubleValue();
+    double delta = d.doubleValue();
     BigDecimal achieved = null;
     for (double margin : MARGINS) {
       NoisePmf f = NoisePmf.quantize(design.apply(margin));

@@ -67,19 +67,10 @@ public final class OptimalPmfLibrary {
         // the closed form's tail is below the sampling grid; the LP below finds a quantisable one
       }
     }
-    for (double margin : new double[] {0, 1e-7, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 1e-2}) {
-      double[] masses = d == 0
-          ? PmfDesigner.lp(m.n(), m.differences(), eps * (1 - margin), objective)
-          : PmfDesigner.milp(m.n(), m.differences(), eps * (1 - margin), d * (1 - margin),
-              objective, MilpReading.PER_DIFFERENCE);
-      NoisePmf pmf = NoisePmf.quantize(masses);
-      if (PdpChecker.satisfies(pmf, m, epsilon, delta)) {
-        return pmf;
-      }
-    }
-    throw new IllegalStateException("no designed PMF for n = " + m.n() + " passed the exact (ε = "
-        + epsilon.toPlainString() + ", δ = " + delta.toPlainString() + ") check; masses underflow "
-        + "at this ε: use a smaller ε per cell or a smaller range");
+    return ClosedForms.certified(margin -> d == 0
+        ? PmfDesigner.lp(m.n(), m.differences(), eps * (1 - margin), objective)
+        : PmfDesigner.milp(m.n(), m.differences(), eps * (1 - margin), d * (1 - margin),
+            objective, MilpReading.PER_DIFFERENCE), m, epsilon, delta);
   }
 
   /** Forgets the in-memory designs (tests of the disk cache). */
