@@ -110,7 +110,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       Policy policy = PolicyLoader.load(policySource, backend);
       RandomBits random = randomSource(policy, info.getProperty(SEED));
       BackendCatalog catalog = BackendCatalog.read(backend, policy);
-      QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema());
+      SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
+      QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect);
       Accounting accounting = Accounting.parse(policy.budget().accounting());
       BudgetAmount total = policy.budget().perConnection();
       PrivacyCost budget = switch (accounting) {
@@ -120,7 +121,6 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       };
       BigDecimal reportingDelta = accounting == Accounting.ZCDP ? total.delta() : null;
       Accountant accountant = Accountant.create(accounting, budget, reportingDelta);
-      SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
       return new DpsqlSession(backend, policy, catalog, analyzer, accountant, reportingDelta, random,
           dialect);
     } catch (SQLException | RuntimeException e) {
@@ -185,7 +185,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     Connection target = st instanceof AnalyzedStatement.SystemQuery
         ? systemCatalog.refreshed(this) : backend;
-    try (PreparedStatement ps = target.prepareStatement(sql)) {
+    String runSql = st instanceof AnalyzedStatement.PassThrough pt ? pt.backendSql() : sql;
+    try (PreparedStatement ps = target.prepareStatement(runSql)) {
       List<ResultColumn> cols = ps.getMetaData() == null ? List.of() : columnsOf(ps.getMetaData());
       List<AnalyzedStatement.ParameterInfo> params = new ArrayList<>();
       ParameterMetaData pmd = ps.getParameterMetaData();
@@ -211,7 +212,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         return runOn(systemCatalog.refreshed(this), q.sql(), parameters);
       }
     }
-    return runOn(backend, q.sql(), parameters);
+    return runOn(backend, ((AnalyzedStatement.PassThrough) st).backendSql(), parameters);
   }
 
   private ResultTable releaseOnce(AnalyzedStatement.PrivateAggregate p, String sql,

@@ -15,8 +15,12 @@ public sealed interface AnalyzedStatement {
   /** {@code EXPLAIN PLAN FOR} a private aggregate: describes it, spends nothing. */
   record Explain(AggregateQuery query, String normalizedSql) implements AnalyzedStatement {}
 
-  /** A read-only query over public tables only: passed to the backend as written. */
-  record PassThrough(String sql, String normalizedSql) implements AnalyzedStatement {}
+  /**
+   * A read-only query over public tables only. {@code backendSql} is the statement as Calcite
+   * parsed it, written back in the backend's dialect: the backend runs exactly what was checked,
+   * so no difference between the two parsers can smuggle a private table past the check.
+   */
+  record PassThrough(String backendSql, String normalizedSql) implements AnalyzedStatement {}
 
   /** A query over the {@code DPSQL} system schema only. */
   record SystemQuery(String sql, String normalizedSql) implements AnalyzedStatement {}

@@ -22,6 +22,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlHint;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -80,8 +81,16 @@ public final class QueryAnalyzer {
   private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl();
   private final CalciteConnectionConfig calciteConfig;
 
-  public QueryAnalyzer(Policy policy, BackendCatalog catalog, String defaultSchema) {
+  private final SqlDialect backendDialect;
+
+  /**
+   * An analyser for one connection; {@code backendDialect} writes public-table queries back for
+   * the backend.
+   */
+  public QueryAnalyzer(Policy policy, BackendCatalog catalog, String defaultSchema,
+      SqlDialect backendDialect) {
     this.policy = policy;
+    this.backendDialect = backendDialect;
     this.rootSchema = ValidationSchema.build(catalog);
     this.defaultSchemaPath = defaultSchema == null ? List.of() : List.of(defaultSchema);
     java.util.Properties p = new java.util.Properties();
@@ -121,7 +130,7 @@ public final class QueryAnalyzer {
       return new AnalyzedStatement.SystemQuery(sql, normalized);
     }
     if (t.privateTables.isEmpty()) {
-      return new AnalyzedStatement.PassThrough(sql, normalized);
+      return new AnalyzedStatement.PassThrough(node.toSqlString(backendDialect).getSql(), normalized);
     }
     SqlNode fresh = parse(sql);
     List<AnalyzedStatement.ParameterInfo> params = validate(fresh);

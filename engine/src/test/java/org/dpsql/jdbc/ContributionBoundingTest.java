@@ -30,9 +30,9 @@ class ContributionBoundingTest {
     Connection backend = db.direct;
     Policy policy = PolicyLoader.load(policyFile, backend);
     BackendCatalog catalog = BackendCatalog.read(backend, policy);
-    QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema());
-    AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(sql);
     SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
+    QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect);
+    AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(sql);
     // a fresh measurer per call: with bounding: snapshot each one draws its own snapshot
     return new ExactMeasurer(backend, dialect).measure(MeasurementPlan.of(q.query()), List.of());
   }

@@ -170,6 +170,21 @@ class ErrorStatesTest {
   }
 
   @Test
+  void publicTablesTakeParametersAndRunWhatWasChecked() throws SQLException {
+    try (Connection c = db.connect();
+        java.sql.PreparedStatement ps = c.prepareStatement("SELECT NAME, LENGTH(NAME) AS L FROM ZONES WHERE REGION = ?")) {
+      ps.setString(1, "E");
+      try (var rs = ps.executeQuery()) {
+        assertTrue(rs.next());
+        assertEquals("East", rs.getString("NAME"));
+        assertEquals(4, rs.getInt("L"));
+      }
+    }
+    // a second statement hidden after the first cannot reach the backend
+    assertEquals("42000", refused("SELECT * FROM ZONES; DELETE FROM TRIPS").getSQLState());
+  }
+
+  @Test
   void publicTablesAnswerAnyReadOnlySql() throws SQLException {
     try (Connection c = db.connect(); Statement st = c.createStatement();
         var rs = st.executeQuery("SELECT NAME FROM ZONES WHERE REGION IN ('N', 'S') ORDER BY NAME")) {
