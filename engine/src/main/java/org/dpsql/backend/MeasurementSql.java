@@ -177,10 +177,12 @@ public final class MeasurementSql {
     String clamped = "CASE WHEN " + col + " IS NULL THEN NULL WHEN " + col + " < " + num(clamp.lo())
         + " THEN " + num(clamp.lo()) + " WHEN " + col + " > " + num(clamp.hi()) + " THEN "
         + num(clamp.hi()) + " ELSE " + col + " END";
+    // exact decimal arithmetic whatever the column's type (and PostgreSQL has no ROUND(double, int))
+    String exact = "CAST(" + clamped + " AS DECIMAL(38, 12))";
     if (resolution.compareTo(BigDecimal.ONE) == 0) {
-      return "ROUND(" + clamped + ", 0)";
+      return "ROUND(" + exact + ", 0)";
     }
-    return "ROUND((" + clamped + ") / " + num(resolution) + ", 0)";
+    return "ROUND(" + exact + " / " + num(resolution) + ", 0)";
   }
 
   private static List<String> literals(CategoricalDomain domain, SqlDialect dialect) {
