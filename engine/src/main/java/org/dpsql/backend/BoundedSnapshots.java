@@ -52,10 +52,8 @@ public final class BoundedSnapshots {
         + " ORDER BY " + MeasurementSql.randomFunction(dialect) + ") AS " + rn + " FROM "
         + MeasurementSql.qualifiedName(table, dialect) + ") " + dialect.quoteIdentifier("DPSQL_B")
         + " WHERE " + rn + " <= " + table.maxRowsPerUnit();
-    String create = switch (dialect.getDatabaseProduct()) {
-      case H2 -> "CREATE LOCAL TEMPORARY TABLE " + name + " AS " + select;
-      default -> "CREATE TEMPORARY TABLE " + name + " AS " + select;
-    };
+    String create = (dialect instanceof org.apache.calcite.sql.dialect.H2SqlDialect
+        ? "CREATE LOCAL TEMPORARY TABLE " : "CREATE TEMPORARY TABLE ") + name + " AS " + select;
     boolean readOnly = backend.isReadOnly();
     try (Statement st = backend.createStatement()) {
       if (readOnly) {

@@ -143,12 +143,19 @@ public final class MeasurementSql {
 
   /** The dialect's random function, used to pick each unit's rows uniformly. */
   static String randomFunction(SqlDialect dialect) {
-    return switch (dialect.getDatabaseProduct()) {
-      case POSTGRESQL, REDSHIFT, SQLITE -> "RANDOM()";
-      case MSSQL -> "NEWID()";
-      default -> "RAND()";
-    };
+    // SqlDialect.getDatabaseProduct() is deprecated and answers UNKNOWN for dialects built from
+    // JDBC metadata: decide on the dialect's class
+    if (dialect instanceof org.apache.calcite.sql.dialect.PostgresqlSqlDialect
+        || dialect instanceof org.apache.calcite.sql.dialect.RedshiftSqlDialect
+        || dialect instanceof org.apache.calcite.sql.dialect.SqliteSqlDialect) {
+      return "RANDOM()";
+    }
+    if (dialect instanceof org.apache.calcite.sql.dialect.MssqlSqlDialect) {
+      return "NEWID()";
+    }
+    return "RAND()";
   }
+
 
   private static String aggregate(Measurement m, String valueExpr) {
     return switch (m.kind()) {

@@ -65,11 +65,7 @@ public final class QueryAnalyzer {
   /** The schema of the system tables (contract §5). */
   public static final String SYSTEM_SCHEMA = "DPSQL";
 
-  static final SqlParser.Config PARSER_CONFIG = SqlParser.config()
-      .withUnquotedCasing(Casing.TO_UPPER)
-      .withQuotedCasing(Casing.UNCHANGED)
-      .withCaseSensitive(false)
-      .withConformance(SqlConformanceEnum.LENIENT);
+  private final SqlParser.Config parserConfig;
 
   private static final Set<String> DDL_WORDS = Set.of(
       "CREATE", "DROP", "ALTER", "TRUNCATE", "GRANT", "REVOKE", "RENAME", "COMMENT", "SET", "CALL",
@@ -91,6 +87,13 @@ public final class QueryAnalyzer {
       SqlDialect backendDialect) {
     this.policy = policy;
     this.backendDialect = backendDialect;
+    // unquoted identifiers fold the way the backend folds them (upper for H2, lower for
+    // PostgreSQL), so public-table SQL written back for the backend names the same objects
+    this.parserConfig = SqlParser.config()
+        .withUnquotedCasing(backendDialect.getUnquotedCasing())
+        .withQuotedCasing(Casing.UNCHANGED)
+        .withCaseSensitive(false)
+        .withConformance(SqlConformanceEnum.LENIENT);
     this.rootSchema = ValidationSchema.build(catalog);
     this.defaultSchemaPath = defaultSchema == null ? List.of() : List.of(defaultSchema);
     java.util.Properties p = new java.util.Properties();
@@ -140,7 +143,7 @@ public final class QueryAnalyzer {
 
   private SqlNode parse(String sql) throws SQLException {
     try {
-      return SqlParser.create(sql, PARSER_CONFIG).parseStmt();
+      return SqlParser.create(sql, parserConfig).parseStmt();
     } catch (SqlParseException e) {
       String first = sql.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
       if (DDL_WORDS.contains(first)) {
