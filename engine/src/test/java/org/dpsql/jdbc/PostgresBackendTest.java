@@ -1,0 +1,136 @@
+package org.dpsql.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+
+/**
+ * dpsql over a PostgreSQL backend (lower-case identifiers, RANDOM(), NUMERIC arithmetic, temporary
+ * tables, public-table SQL written back in PostgreSQL's dialect). Runs when DPSQL_TEST_PG_URL (plus DPSQL_TEST_PG_USER, DPSQL_TEST_PG_PASSWORD) names a
+ * server; .ci/run installs and starts one. Each run works in a schema of its own.
+ */
+@EnabledIfEnvironmentVariable(named = "DPSQL_TEST_PG_URL", matches = "jdbc:postgresql:.+")
+class PostgresBackendTest {
+  static String url;
+  static Properties login;
+  static String schema;
+  static Path policy;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    url = System.getenv("DPSQL_TEST_PG_URL");
+    login = new Properties();
+    login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_PG_USER", "postgres"));
+    login.setProperty("password", System.getenv().getOrDefault("DPSQL_TEST_PG_PASSWORD", ""));
+    schema = "dpsql_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
+      st.execute("CREATE SCHEMA " + schema);
+      st.execute("CREATE TABLE " + schema + ".trips (trip_id bigint PRIMARY KEY, rider_id int NOT NULL, "
+          + "region varchar(2), age int, fare numeric(8,2), km double precision)");
+      st.execute("INSERT INTO " + schema + ".trips SELECT g, g % 700, (ARRAY['N','S','E','W'])[1 + g % 4], "
+          + "18 + g % 60, (g % 9000) / 100.0, (g % 500) / 10.0 FROM generate_series(1, 5000) g");
+      st.execute("CREATE TABLE " + schema + ".zones (region varchar(2), name varchar(20))");
+      st.execute("INSERT INTO " + schema + ".zones VALUES ('N', 'North'), ('S', 'South')");
+    }
+    policy = Files.createTempFile("pg-policy", ".yaml");
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
+      st.execute("DROP SCHEMA " + schema + " CASCADE");
+    }
+    Files.deleteIfExists(policy);
+  }
+
+  private static Connection connect(String bounding) throws Exception {
+    Files.writeString(policy, "allow_seed: true\nbudget:\n  accounting: zcdp\n  per_connection: {rho: 1000}\n"
+        + "  default_query: {rho: 400}\ntables:\n  trips:\n    privacy_unit: rider_id\n    max_rows_per_unit: 5\n"
+        + "    bounding: " + bounding + "\n    columns:\n      region: {values: [N, S, E, W]}\n"
+        + "      age: {min: 18, max: 77, bin: 10}\n      fare: {clamp: [0, 100]}\n      km: {clamp: [0, 50]}\n"
+        + "  zones: {public: true}\n");
+    Properties p = new Properties();
+    p.putAll(login);
+    p.setProperty("policy", policy.toString());
+    p.setProperty("seed", "5");
+    // the schema goes into the URL, as users of PostgreSQL would do it
+    return DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length())
+        + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema, p);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"per_query", "snapshot"})
+  void privateAggregatesAndPublicTables(String bounding) throws Exception {
+    long bounded;
+    try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT SUM(LEAST(n, 5)) FROM (SELECT COUNT(*) n FROM " + schema
+            + ".trips GROUP BY rider_id) t")) {
+      rs.next();
+      bounded = rs.getLong(1);
+    }
+    try (Connection c = connect(bounding); Statement st = c.createStatement()) {
+      // rho 400 over 3 measurements: sigma(count) = 5 / sqrt(2 * 400 / 3) = 0.3
+      List<String> regions = new ArrayList<>();
+      long total = 0;
+      try (ResultSet rs = st.executeQuery(
+          "SELECT REGION, COUNT(*), SUM(fare), AVG(km) FROM Trips GROUP BY region")) {
+        while (rs.next()) {
+          regions.add(rs.getString(1));
+          total += rs.getLong(2);
+          assertTrue(rs.getBigDecimal(3).compareTo(BigDecimal.ZERO) > 0);
+          assertTrue(rs.getDouble(4) >= 0 && rs.getDouble(4) <= 50);
+        }
+      }
+      assertEquals(List.of("N", "S", "E", "W"), regions);
+      assertTrue(Math.abs(total - bounded) <= 8, total + " vs bounded truth " + bounded);
+      try (PreparedStatement ps = c.prepareStatement("SELECT age, COUNT(*) FROM trips WHERE age BETWEEN ? AND ? GROUP BY age")) {
+        ps.setInt(1, 20);
+        ps.setInt(2, 40);
+        int cells = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            cells++;
+          }
+        }
+        assertEquals(6, cells);
+      }
+      try (ResultSet rs = st.executeQuery("SELECT name FROM zones WHERE region = 'N'")) {
+        assertTrue(rs.next());
+        assertEquals("North", rs.getString(1));
+      }
+      assertEquals(0, new BigDecimal("800").compareTo(TestDatabase.session(c).accountant().spent().rho()));
+      SQLException e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM trips"));
+      assertEquals("XDP02", e.getSQLState());
+    }
+  }
+
+  @Test
+  void backendErrorsOfPrivateQueriesAreWithheld() throws Exception {
+    try (Connection c = connect("per_query");
+        PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM trips WHERE age > ?")) {
+      ps.setString(1, "not a number");
+      SQLException e = assertThrows(SQLException.class, ps::executeQuery);
+      assertTrue(e.getMessage().contains("withheld"), e.getMessage());
+    }
+  }
+}
