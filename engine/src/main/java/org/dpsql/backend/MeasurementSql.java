@@ -172,9 +172,8 @@ public final class MeasurementSql {
   private static String binIndex(String col, OrderedDomain d, int sqlType) {
     String shifted = d.min().signum() == 0 ? col : "(" + col + " - " + num(d.min()) + ")";
     if (d.bin().compareTo(BigDecimal.ONE) == 0) {
-      boolean integer = sqlType == java.sql.Types.TINYINT || sqlType == java.sql.Types.SMALLINT
-          || sqlType == java.sql.Types.INTEGER || sqlType == java.sql.Types.BIGINT;
-      return integer && d.min().stripTrailingZeros().scale() <= 0 ? shifted : "FLOOR(" + shifted + ")";
+      boolean wholeSteps = ColumnPolicy.isIntegerType(sqlType) && d.min().stripTrailingZeros().scale() <= 0;
+      return wholeSteps ? shifted : "FLOOR(" + shifted + ")";
     }
     return "FLOOR(" + shifted + " / " + num(d.bin()) + ")";
   }

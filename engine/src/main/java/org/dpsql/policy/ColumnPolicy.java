@@ -79,7 +79,7 @@ public record ColumnPolicy(
   }
 
   /** Whether the {@link java.sql.Types} code is an exact integer type. */
-  static boolean isIntegerType(int sqlType) {
+  public static boolean isIntegerType(int sqlType) {
     return sqlType == java.sql.Types.TINYINT
         || sqlType == java.sql.Types.SMALLINT
         || sqlType == java.sql.Types.INTEGER

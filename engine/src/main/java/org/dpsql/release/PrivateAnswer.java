@@ -58,11 +58,11 @@ public final class PrivateAnswer {
         if (!numeric) {
           return ResultColumn.varchar(o.label(), false);
         }
-        return integerType(c.sqlType()) ? ResultColumn.bigint(o.label(), false)
+        return ColumnPolicy.isIntegerType(c.sqlType()) ? ResultColumn.bigint(o.label(), false)
             : ResultColumn.decimal(o.label(), maxScale(c.categorical().get().values()), false);
       }
       OrderedDomain d = c.ordered().orElseThrow();
-      if (integerType(c.sqlType()) && whole(d.min()) && whole(d.bin())) {
+      if (ColumnPolicy.isIntegerType(c.sqlType()) && whole(d.min()) && whole(d.bin())) {
         return ResultColumn.bigint(o.label(), false);
       }
       return ResultColumn.decimal(o.label(), Math.max(0, Math.max(d.min().scale(), d.bin().scale())),
@@ -72,7 +72,8 @@ public final class PrivateAnswer {
       case COUNT_STAR, COUNT -> ResultColumn.bigint(o.label(), false);
       case SUM -> {
         Measurement m = Measurement.sum(o.column());
-        yield m.resolution().compareTo(BigDecimal.ONE) == 0 && integerType(o.column().sqlType())
+        yield m.resolution().compareTo(BigDecimal.ONE) == 0
+            && ColumnPolicy.isIntegerType(o.column().sqlType())
             ? ResultColumn.bigint(o.label(), false)
             : ResultColumn.decimal(o.label(), Math.max(0, m.resolution().scale()), false);
       }
@@ -229,10 +230,6 @@ public final class PrivateAnswer {
       return ((BigDecimal) key).setScale(rc.scale(), RoundingMode.HALF_EVEN);
     }
     return key;
-  }
-
-  private static boolean integerType(int t) {
-    return t == Types.TINYINT || t == Types.SMALLINT || t == Types.INTEGER || t == Types.BIGINT;
   }
 
   private static boolean whole(BigDecimal v) {

@@ -2,7 +2,6 @@ package org.dpsql.rewrite;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.sql.Types;
 import org.dpsql.policy.Clamp;
 import org.dpsql.policy.ColumnPolicy;
 
@@ -39,7 +38,7 @@ public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution,
     Clamp clamp = bounds(column);
     BigDecimal maxAbs = clamp.maxAbs();
     BigDecimal resolution;
-    if (isInteger(column.sqlType()) && isWhole(clamp.lo()) && isWhole(clamp.hi())) {
+    if (ColumnPolicy.isIntegerType(column.sqlType()) && isWhole(clamp.lo()) && isWhole(clamp.hi())) {
       resolution = BigDecimal.ONE;
     } else if (maxAbs.signum() == 0) {
       resolution = BigDecimal.ONE;
@@ -69,11 +68,6 @@ public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution,
       case COUNT -> "COUNT(" + column.name() + ")";
       case SUM -> "SUM(" + column.name() + ")";
     };
-  }
-
-  static boolean isInteger(int sqlType) {
-    return sqlType == Types.TINYINT || sqlType == Types.SMALLINT || sqlType == Types.INTEGER
-        || sqlType == Types.BIGINT;
   }
 
   private static boolean isWhole(BigDecimal v) {
