@@ -64,7 +64,7 @@ public record NoisePlan(Mechanism mechanism, PrivacyCost charge, List<NoiseMecha
   public static NoisePlan calibrate(Accounting accounting, BudgetAmount defaultQuery,
       BigDecimal reportingDelta, DpHint hint, Shape shape) throws SQLException {
     Budget budget = budget(accounting, defaultQuery, reportingDelta, hint);
-    AnswerRange range = hint.range() != null ? hint.range() : shape.range();
+    AnswerRange range = range(hint, shape);
     if (hint.mechanism() != Mechanism.AUTO) {
       return build(family(accounting, hint.mechanism()), budget, shape, range);
     }
@@ -84,16 +84,21 @@ public record NoisePlan(Mechanism mechanism, PrivacyCost charge, List<NoiseMecha
    */
   public static List<NoisePlan> candidates(Accounting accounting, BudgetAmount defaultQuery,
       BigDecimal reportingDelta, DpHint hint, Shape shape) throws SQLException {
-    AnswerRange range = hint.range() != null ? hint.range() : shape.range();
-    List<NoisePlan> all = new ArrayList<>(candidates(
-        budget(accounting, defaultQuery, reportingDelta, hint), shape, range));
+    Budget budget = budget(accounting, defaultQuery, reportingDelta, hint);
+    AnswerRange range = range(hint, shape);
+    List<NoisePlan> all = new ArrayList<>(candidates(budget, shape, range));
     Mechanism other = accounting == Accounting.PURE ? null
         : all.get(0).mechanism() == Mechanism.GEOMETRIC ? Mechanism.DISCRETE_GAUSSIAN
         : Mechanism.GEOMETRIC;
     if (other != null) {
-      all.add(1, build(other, budget(accounting, defaultQuery, reportingDelta, hint), shape, range));
+      all.add(1, build(other, budget, shape, range));
     }
     return all;
+  }
+
+  /** The answer range of the hint, else the table's (null when neither gives one). */
+  private static AnswerRange range(DpHint hint, Shape shape) {
+    return hint.range() != null ? hint.range() : shape.range();
   }
 
   private static List<NoisePlan> candidates(Budget budget, Shape shape, AnswerRange range)
