@@ -177,8 +177,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     AnalyzedStatement st = analyzer.analyze(sql);
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
-      calibrate(plan); // refuses bad privacy parameters at prepare time
-      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters());
+      NoisePlan noise = calibrate(plan); // refuses bad privacy parameters at prepare time
+      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, noise);
     }
     if (st instanceof AnalyzedStatement.Explain) {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
@@ -202,7 +202,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   public ResultTable execute(PreparedQuery q, List<Object> parameters) throws SQLException {
     AnalyzedStatement st = q.statement();
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
-      return releaseOnce(p, q.sql(), parameters);
+      return releaseOnce(p.normalizedSql(), q, parameters);
     }
     if (st instanceof AnalyzedStatement.Explain e) {
       return explain(MeasurementPlan.of(e.query()));
@@ -215,10 +215,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     return runOn(backend, ((AnalyzedStatement.PassThrough) st).backendSql(), parameters);
   }
 
-  private ResultTable releaseOnce(AnalyzedStatement.PrivateAggregate p, String sql,
-      List<Object> parameters)
+  private ResultTable releaseOnce(String normalizedSql, PreparedQuery q, List<Object> parameters)
       throws SQLException {
-    ReleaseKey key = new ReleaseKey(p.normalizedSql(), Arrays.asList(parameters.toArray()));
+    ReleaseKey key = new ReleaseKey(normalizedSql, Arrays.asList(parameters.toArray()));
     CompletableFuture<ResultTable> mine = new CompletableFuture<>();
     CompletableFuture<ResultTable> existing = released.putIfAbsent(key, mine);
     if (existing != null) {
@@ -229,11 +228,11 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         throw new SQLException("interrupted while waiting for the same query", "HY008", e);
       } catch (ExecutionException e) {
         // the other attempt failed and was forgotten: try ourselves
-        return releaseOnce(p, sql, parameters);
+        return releaseOnce(normalizedSql, q, parameters);
       }
     }
     try {
-      ResultTable t = release(p, sql, parameters);
+      ResultTable t = release(q, parameters);
       mine.complete(t);
       return t;
     } catch (SQLException | RuntimeException e) {
@@ -243,11 +242,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
   }
 
-  private ResultTable release(AnalyzedStatement.PrivateAggregate p, String sql,
-      List<Object> parameters)
-      throws SQLException {
-    MeasurementPlan plan = MeasurementPlan.of(p.query());
-    NoisePlan noise = calibrate(plan);
+  private ResultTable release(PreparedQuery q, List<Object> parameters) throws SQLException {
+    MeasurementPlan plan = q.plan();
+    NoisePlan noise = q.noise();
     if (!accountant.canAfford(noise.charge())) {
       throw new BudgetExceededException(accountant.accounting(), noise.charge(), accountant.remaining());
     }
@@ -264,7 +261,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + "Check the types of the filter's literals and parameters. Nothing was charged.",
           e.getSQLState() == null ? "HY000" : e.getSQLState());
     }
-    accountant.charge(noise.charge(), sql.strip(), noise.mechanism().sqlName());
+    accountant.charge(noise.charge(), q.sql().strip(), noise.mechanism().sqlName());
     return PrivateAnswer.release(plan, exact, noise, random);
   }
 
