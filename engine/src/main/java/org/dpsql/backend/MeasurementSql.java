@@ -172,7 +172,7 @@ public final class MeasurementSql {
   private static String binIndex(String col, OrderedDomain d, int sqlType) {
     String shifted = d.min().signum() == 0 ? col : "(" + col + " - " + num(d.min()) + ")";
     if (d.bin().compareTo(BigDecimal.ONE) == 0) {
-      boolean wholeSteps = ColumnPolicy.isIntegerType(sqlType) && d.min().stripTrailingZeros().scale() <= 0;
+      boolean wholeSteps = ColumnPolicy.isIntegerType(sqlType) && Measurement.isWhole(d.min());
       return wholeSteps ? shifted : "FLOOR(" + shifted + ")";
     }
     return "FLOOR(" + shifted + " / " + num(d.bin()) + ")";

@@ -62,7 +62,7 @@ public final class PrivateAnswer {
             : ResultColumn.decimal(o.label(), maxScale(c.categorical().get().values()), false);
       }
       OrderedDomain d = c.ordered().orElseThrow();
-      if (ColumnPolicy.isIntegerType(c.sqlType()) && whole(d.min()) && whole(d.bin())) {
+      if (ColumnPolicy.isIntegerType(c.sqlType()) && Measurement.isWhole(d.min()) && Measurement.isWhole(d.bin())) {
         return ResultColumn.bigint(o.label(), false);
       }
       return ResultColumn.decimal(o.label(), Math.max(0, Math.max(d.min().scale(), d.bin().scale())),
@@ -230,10 +230,6 @@ public final class PrivateAnswer {
       return ((BigDecimal) key).setScale(rc.scale(), RoundingMode.HALF_EVEN);
     }
     return key;
-  }
-
-  private static boolean whole(BigDecimal v) {
-    return v.stripTrailingZeros().scale() <= 0;
   }
 
   private static int maxScale(List<Object> values) {

@@ -70,7 +70,8 @@ public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution,
     };
   }
 
-  private static boolean isWhole(BigDecimal v) {
+  /** Whether a policy number is a whole number (such as 3 or 3.00). */
+  public static boolean isWhole(BigDecimal v) {
     return v.stripTrailingZeros().scale() <= 0;
   }
 }
