@@ -1,0 +1,53 @@
+package org.dpsql.matrix;
+
+/** The {@code n} single-cell queries: {@code W = I}, {@code WᵀW = I}. */
+public final class IdentityWorkload implements Workload {
+  private final int n;
+
+  /** The identity over {@code n ≥ 1} cells. */
+  public IdentityWorkload(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("cells must be positive: " + n);
+    }
+    this.n = n;
+  }
+
+  @Override
+  public int cells() {
+    return n;
+  }
+
+  @Override
+  public long queries() {
+    return n;
+  }
+
+  @Override
+  public double[][] gram() {
+    Matrices.requireDense(n);
+    return Matrices.identity(n);
+  }
+
+  @Override
+  public double[] gramDiagonal() {
+    double[] d = new double[n];
+    java.util.Arrays.fill(d, 1);
+    return d;
+  }
+
+  @Override
+  public double[][] gramTimes(double[][] x) {
+    return Matrices.copy(x);
+  }
+
+  @Override
+  public double[][] matrix() {
+    Matrices.requireExplicit(n, n);
+    return Matrices.identity(n);
+  }
+
+  @Override
+  public String toString() {
+    return "Identity(" + n + ")";
+  }
+}

@@ -1,0 +1,118 @@
+package org.dpsql.matrix;
+
+import java.util.List;
+
+/**
+ * A product workload {@code W = W₁ ⊗ W₂ ⊗ … ⊗ W_d} over a multi-attribute domain {@code n₁ × … ×
+ * n_d} (cells in row-major order, the last attribute varying fastest). Its Gram is {@code ⊗ WᵢᵀWᵢ}
+ * and is never formed: {@link #gramTimes} applies each factor along its own mode.
+ */
+public final class KroneckerWorkload implements Workload {
+  private final List<Workload> factors;
+  private final int n;
+
+  /** The product of {@code factors} (at least one). */
+  public KroneckerWorkload(List<? extends Workload> factors) {
+    if (factors.isEmpty()) {
+      throw new IllegalArgumentException("a Kronecker workload needs at least one factor");
+    }
+    this.factors = List.copyOf(factors);
+    long cells = 1;
+    for (Workload f : factors) {
+      cells *= f.cells();
+      if (cells > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("domain too large: more than 2^31 cells");
+      }
+    }
+    this.n = (int) cells;
+  }
+
+  /** The product of {@code factors}. */
+  public static KroneckerWorkload of(Workload... factors) {
+    return new KroneckerWorkload(List.of(factors));
+  }
+
+  @Override
+  public int cells() {
+    return n;
+  }
+
+  @Override
+  public long queries() {
+    long m = 1;
+    for (Workload f : factors) {
+      m = Math.multiplyExact(m, f.queries());
+    }
+    return m;
+  }
+
+  @Override
+  public List<Workload> kroneckerFactors() {
+    return factors;
+  }
+
+  @Override
+  public double[][] gram() {
+    Matrices.requireDense(n);
+    double[][] g = factors.get(0).gram();
+    for (int i = 1; i < factors.size(); i++) {
+      g = Matrices.kronecker(g, factors.get(i).gram());
+    }
+    return g;
+  }
+
+  @Override
+  public double[] gramDiagonal() {
+    double[] d = factors.get(0).gramDiagonal();
+    for (int i = 1; i < factors.size(); i++) {
+      double[] f = factors.get(i).gramDiagonal();
+      double[] next = new double[d.length * f.length];
+      for (int a = 0; a < d.length; a++) {
+        for (int b = 0; b < f.length; b++) {
+          next[a * f.length + b] = d[a] * f[b];
+        }
+      }
+      d = next;
+    }
+    return d;
+  }
+
+  @Override
+  public double[][] gramTimes(double[][] x) {
+    if (x.length != n) {
+      throw new IllegalArgumentException("expected " + n + " rows, got " + x.length);
+    }
+    int k = x.length == 0 ? 0 : x[0].length;
+    double[][] out = new double[n][k];
+    double[] v = new double[n];
+    for (int c = 0; c < k; c++) {
+      for (int i = 0; i < n; i++) {
+        v[i] = x[i][c];
+      }
+      double[] r = Kron.applyPerMode(factors, v, Workload::gramTimes);
+      for (int i = 0; i < n; i++) {
+        out[i][c] = r[i];
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public double[][] matrix() {
+    Matrices.requireExplicit(queries(), n);
+    double[][] w = factors.get(0).matrix();
+    for (int i = 1; i < factors.size(); i++) {
+      w = Matrices.kronecker(w, factors.get(i).matrix());
+    }
+    return w;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder s = new StringBuilder("Kron(");
+    for (int i = 0; i < factors.size(); i++) {
+      s.append(i == 0 ? "" : " ⊗ ").append(factors.get(i));
+    }
+    return s.append(')').toString();
+  }
+}
