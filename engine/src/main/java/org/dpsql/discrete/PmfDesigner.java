@@ -3,6 +3,7 @@ package org.dpsql.discrete;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.dpsql.support.QuietOjAlgo;
 import org.ojalgo.optimisation.Expression;
 import org.ojalgo.optimisation.ExpressionsBasedModel;
 import org.ojalgo.optimisation.Optimisation;
@@ -69,27 +70,8 @@ import org.ojalgo.optimisation.Variable;
  */
 public final class PmfDesigner {
   static {
-    // ojAlgo prints a hardware-profile notice on stdout when it first loads (unless told not to),
-    // and its MIP search writes diagnostics to the stderr it captured when its logger class was
-    // initialised. A JDBC driver must not write to the application's console, so the logger is
-    // initialised here against discarding streams; the application's streams are restored at
-    // once. (If the application initialised ojAlgo first, its own choice stands.)
-    if (System.getProperty("shut.up.ojAlgo") == null) {
-      System.setProperty("shut.up.ojAlgo", "true");
-    }
-    java.io.PrintStream out = System.out;
-    java.io.PrintStream err = System.err;
-    java.io.PrintStream discard = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
-    try {
-      System.setOut(discard);
-      System.setErr(discard);
-      Class.forName("org.ojalgo.netio.BasicLogger", true, PmfDesigner.class.getClassLoader());
-    } catch (ClassNotFoundException e) {
-      throw new ExceptionInInitializerError(e);
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
+    QuietOjAlgo.ensure();
+  }
   }
 
   /** Largest accepted privacy parameter (P10). */

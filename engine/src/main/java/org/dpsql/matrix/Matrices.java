@@ -1,10 +1,15 @@
 package org.dpsql.matrix;
 
+import org.dpsql.support.QuietOjAlgo;
 import org.ojalgo.matrix.store.MatrixStore;
 import org.ojalgo.matrix.store.RawStore;
 
 /** Small dense-matrix helpers over row-major {@code double[][]}; heavy products go to ojAlgo. */
 public final class Matrices {
+  static {
+    QuietOjAlgo.ensure();
+  }
+
   private Matrices() {}
 
   /** {@code A B} (multithreaded through ojAlgo for large operands). */
