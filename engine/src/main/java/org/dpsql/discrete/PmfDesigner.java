@@ -72,7 +72,6 @@ public final class PmfDesigner {
   static {
     QuietOjAlgo.ensure();
   }
-  }
 
   /** Largest accepted privacy parameter (P10). */
   public static final double MAX_EPSILON = 50.0;
