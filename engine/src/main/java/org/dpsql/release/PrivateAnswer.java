@@ -50,7 +50,8 @@ public final class PrivateAnswer {
     return cols;
   }
 
-  private static ResultColumn column(OutputItem o) {
+  /** The result column of a group key (its domain's kind) or of an aggregate. */
+  static ResultColumn column(OutputItem o) {
     if (o.isGroupKey()) {
       ColumnPolicy c = o.column();
       if (c.categorical().isPresent()) {
@@ -222,7 +223,7 @@ public final class PrivateAnswer {
     return new double[] {Math.min(bhi, Math.max(blo, lo)), Math.min(bhi, Math.max(blo, hi))};
   }
 
-  private static Object convert(Object key, ResultColumn rc) {
+  static Object convert(Object key, ResultColumn rc) {
     if (rc.jdbcType() == Types.BIGINT) {
       return ((BigDecimal) key).longValueExact();
     }

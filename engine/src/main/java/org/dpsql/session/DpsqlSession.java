@@ -175,6 +175,11 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   /** Analyses a statement and describes its result and parameters; runs and charges nothing. */
   public PreparedQuery prepare(String sql) throws SQLException {
     AnalyzedStatement st = analyzer.analyze(sql);
+    if (st instanceof AnalyzedStatement.PrivateWorkload
+        || st instanceof AnalyzedStatement.ExplainWorkload) {
+      throw SqlStates.notSupported("UNION ALL, ROLLUP, CUBE and GROUPING SETS over private tables "
+          + "are not supported yet; send one GROUP BY query per grouping");
+    }
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
       NoisePlan noise = calibrate(plan); // refuses bad privacy parameters at prepare time

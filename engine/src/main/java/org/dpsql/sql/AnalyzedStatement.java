@@ -12,8 +12,18 @@ public sealed interface AnalyzedStatement {
   record PrivateAggregate(AggregateQuery query, String normalizedSql, List<ParameterInfo> parameters)
       implements AnalyzedStatement {}
 
+  /**
+   * Several private aggregates over one table answered jointly with one charge ({@code UNION ALL},
+   * {@code ROLLUP}, {@code CUBE}, {@code GROUPING SETS}).
+   */
+  record PrivateWorkload(WorkloadQuery query, String normalizedSql, List<ParameterInfo> parameters)
+      implements AnalyzedStatement {}
+
   /** {@code EXPLAIN PLAN FOR} a private aggregate: describes it, spends nothing. */
   record Explain(AggregateQuery query, String normalizedSql) implements AnalyzedStatement {}
+
+  /** {@code EXPLAIN PLAN FOR} a private workload: describes it, spends nothing. */
+  record ExplainWorkload(WorkloadQuery query, String normalizedSql) implements AnalyzedStatement {}
 
   /**
    * A read-only query over public tables only. {@code backendSql} is the statement as Calcite

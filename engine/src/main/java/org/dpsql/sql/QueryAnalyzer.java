@@ -116,8 +116,10 @@ public final class QueryAnalyzer {
           throw SqlStates.notSupported(
               "EXPLAIN PLAN FOR is for queries over private tables; run queries on public tables directly");
         }
-        AggregateQuery q = analyzePrivate(inner, parse(sql), t);
-        return new AnalyzedStatement.Explain(q, normalized);
+        Object q = analyzePrivate(inner, parse(sql), t);
+        return q instanceof WorkloadQuery w
+            ? new AnalyzedStatement.ExplainWorkload(w, normalized)
+            : new AnalyzedStatement.Explain((AggregateQuery) q, normalized);
       }
       default -> { }
     }
@@ -137,8 +139,10 @@ public final class QueryAnalyzer {
     }
     SqlNode fresh = parse(sql);
     List<AnalyzedStatement.ParameterInfo> params = validate(fresh);
-    AggregateQuery q = analyzePrivate(node, null, t);
-    return new AnalyzedStatement.PrivateAggregate(q, normalized, params);
+    Object q = analyzePrivate(node, null, t);
+    return q instanceof WorkloadQuery w
+        ? new AnalyzedStatement.PrivateWorkload(w, normalized, params)
+        : new AnalyzedStatement.PrivateAggregate((AggregateQuery) q, normalized, params);
   }
 
   private SqlNode parse(String sql) throws SQLException {
@@ -202,14 +206,22 @@ public final class QueryAnalyzer {
    * that fails on some rows would reveal them (and H2 quotes the value in its error).
    */
   private static void checkComparisons(SqlNode validated, SqlValidator validator) {
-    SqlNode where = null;
-    SqlNode n = validated instanceof SqlOrderBy ob ? ob.query : validated;
-    if (n instanceof SqlSelect select) {
-      where = select.getWhere();
+    List<SqlNode> wheres = new ArrayList<>();
+    validated.accept(new SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(SqlCall call) {
+        if (call instanceof SqlSelect select && select.getWhere() != null) {
+          wheres.add(select.getWhere());
+        }
+        return super.visit(call);
+      }
+    });
+    for (SqlNode where : wheres) {
+      checkFilterComparisons(where, validator);
     }
-    if (where == null) {
-      return;
-    }
+  }
+
+  private static void checkFilterComparisons(SqlNode where, SqlValidator validator) {
     where.accept(new SqlBasicVisitor<Void>() {
       @Override
       public Void visit(SqlCall call) {
@@ -298,7 +310,11 @@ public final class QueryAnalyzer {
   // ---------------------------------------------------------------------------------------------
   // Private aggregate queries
 
-  private AggregateQuery analyzePrivate(SqlNode node, SqlNode validationCopy, Tables tables)
+  /**
+   * Analyses a private statement: an {@link AggregateQuery} for one plain aggregate, a {@link
+   * WorkloadQuery} for a {@code UNION ALL} of aggregates or a {@code GROUP BY} with grouping sets.
+   */
+  private Object analyzePrivate(SqlNode node, SqlNode validationCopy, Tables tables)
       throws SQLException {
     if (validationCopy != null) {
       SqlNode inner = validationCopy instanceof SqlExplain e ? e.getExplicandum() : validationCopy;
@@ -317,10 +333,108 @@ public final class QueryAnalyzer {
       throw SqlStates.notSupported("WITH over a private table is not supported; "
           + "write the aggregate query over the table directly");
     }
-    if (!(node instanceof SqlSelect select)) {
-      throw SqlStates.notSupported(node.getKind() + " over a private table is not supported yet; "
-          + "send each aggregate query separately");
+    if (node.getKind() == SqlKind.UNION) {
+      return analyzeUnion((SqlCall) node, orderList, offset, fetch, tables);
     }
+    if (!(node instanceof SqlSelect select)) {
+      throw SqlStates.notSupported(node.getKind() + " over a private table is not supported; "
+          + "write aggregate queries, or a UNION ALL of them");
+    }
+    SelectAnalysis a = analyzeSelect(select, orderList, offset, fetch, tables);
+    if (a.groupingSets() == null) {
+      return a.query();
+    }
+    if (a.query().offset() != null || a.query().fetch() != null) {
+      throw SqlStates.notSupported("OFFSET/FETCH/LIMIT with grouping sets is not supported; "
+          + "filter the released rows in your client");
+    }
+    return new WorkloadQuery(WorkloadQuery.Shape.GROUPING_SETS, a.query().table(),
+        a.partsByGroupingSet(), a.query().hint(), a.query().orderBy());
+  }
+
+  /** One SELECT over a private table, and its grouping sets when it has ROLLUP/CUBE/SETS. */
+  private record SelectAnalysis(AggregateQuery query, List<List<ColumnPolicy>> groupingSets) {
+    List<AggregateQuery> partsByGroupingSet() {
+      List<AggregateQuery> parts = new ArrayList<>();
+      for (List<ColumnPolicy> set : groupingSets) {
+        AggregateQuery q = query;
+        parts.add(new AggregateQuery(q.table(), set, q.outputs(), q.where(), q.hint(), List.of(),
+            null, null));
+      }
+      return parts;
+    }
+  }
+
+  /** The most grouping sets one statement may expand to. */
+  private static final int MAX_GROUPING_SETS = 256;
+
+  private WorkloadQuery analyzeUnion(SqlCall union, SqlNodeList orderList, SqlNode offset,
+      SqlNode fetch, Tables tables) throws SQLException {
+    List<SqlSelect> branches = new ArrayList<>();
+    flattenUnion(union, branches);
+    List<AggregateQuery> parts = new ArrayList<>();
+    TablePolicy table = null;
+    DpHint hint = null;
+    int width = -1;
+    for (int b = 0; b < branches.size(); b++) {
+      SelectAnalysis a = analyzeSelect(branches.get(b), null, null, null, tables);
+      AggregateQuery q = a.query();
+      if (table == null) {
+        table = q.table();
+        hint = q.hint();
+        width = q.outputs().size();
+      } else {
+        if (!table.equals(q.table())) {
+          throw SqlStates.notSupported("the branches of a UNION ALL workload must read the same "
+              + "private table; branch " + (b + 1) + " reads " + q.table().name() + ", branch 1 "
+              + table.name() + ". Send one statement per table");
+        }
+        if (!q.hint().equals(DpHint.NONE) && !q.hint().equals(hint)) {
+          throw SqlStates.badPrivacyParameter("a UNION ALL workload is answered jointly with one "
+              + "charge: put the DP hint on its first SELECT only (branch " + (b + 1) + " has a "
+              + "different one)");
+        }
+        if (q.outputs().size() != width) {
+          throw SqlStates.notSupported("UNION ALL branches need the same number of columns");
+        }
+      }
+      if (q.offset() != null || q.fetch() != null || !q.orderBy().isEmpty()) {
+        throw SqlStates.notSupported("ORDER BY/OFFSET/FETCH inside a UNION ALL branch is not "
+            + "supported; order the whole result instead");
+      }
+      if (a.groupingSets() == null) {
+        parts.add(q);
+      } else {
+        parts.addAll(a.partsByGroupingSet());
+      }
+    }
+    if (offset != null || fetch != null) {
+      throw SqlStates.notSupported("OFFSET/FETCH/LIMIT on a UNION ALL workload is not supported; "
+          + "filter the released rows in your client");
+    }
+    List<SortKey> sort = orderList == null ? List.of() : sortKeys(orderList, parts.get(0).outputs());
+    return new WorkloadQuery(WorkloadQuery.Shape.UNION_ALL, table, parts, hint, sort);
+  }
+
+  private static void flattenUnion(SqlCall union, List<SqlSelect> out) throws SQLException {
+    if (union.getOperator() != org.apache.calcite.sql.fun.SqlStdOperatorTable.UNION_ALL) {
+      throw SqlStates.notSupported("UNION without ALL over private aggregates is not supported: "
+          + "removing duplicate rows would depend on the noisy values; use UNION ALL");
+    }
+    for (SqlNode operand : union.getOperandList()) {
+      if (operand.getKind() == SqlKind.UNION) {
+        flattenUnion((SqlCall) operand, out);
+      } else if (operand instanceof SqlSelect s) {
+        out.add(s);
+      } else {
+        throw SqlStates.notSupported(operand.getKind() + " inside a UNION ALL over a private "
+            + "table is not supported; each branch must be an aggregate SELECT");
+      }
+    }
+  }
+
+  private SelectAnalysis analyzeSelect(SqlSelect select, SqlNodeList orderList, SqlNode offset,
+      SqlNode fetch, Tables tables) throws SQLException {
     TablePolicy table = singlePrivateTable(select, tables);
     if (select.isDistinct() || select.getModifierNode(SqlSelectKeyword.DISTINCT) != null) {
       throw SqlStates.notAllowed("SELECT DISTINCT over private table " + table.name()
@@ -348,27 +462,49 @@ public final class QueryAnalyzer {
     }
 
     List<ColumnPolicy> groupBy = new ArrayList<>();
+    List<List<ColumnPolicy>> groupingSets = null;
     if (select.getGroup() != null) {
+      // every GROUP BY item is a list of alternative column sets; the statement's grouping sets
+      // are their cross product (a plain column is the single set {column})
+      List<List<ColumnPolicy>> sets = new ArrayList<>();
+      sets.add(List.of());
+      boolean anySets = false;
       for (SqlNode g : select.getGroup()) {
+        List<List<ColumnPolicy>> alternatives;
         if (g.getKind() == SqlKind.ROLLUP || g.getKind() == SqlKind.CUBE
             || g.getKind() == SqlKind.GROUPING_SETS) {
-          throw SqlStates.notSupported(g.getKind() + " is not supported yet; "
-              + "send one GROUP BY query per grouping");
+          anySets = true;
+          alternatives = groupingAlternatives((SqlCall) g, table);
+        } else {
+          alternatives = List.of(List.of(groupColumn(g, table)));
         }
-        if (!(g instanceof SqlIdentifier id)) {
-          throw SqlStates.notSupported("GROUP BY " + g + ": group by policy columns only, "
-              + "not expressions; their cells come from the policy's domains");
+        List<List<ColumnPolicy>> next = new ArrayList<>();
+        for (List<ColumnPolicy> prefix : sets) {
+          for (List<ColumnPolicy> alt : alternatives) {
+            List<ColumnPolicy> combined = new ArrayList<>(prefix);
+            for (ColumnPolicy c : alt) {
+              if (!combined.contains(c)) {
+                combined.add(c);
+              } else if (!anySets) {
+                throw SqlStates.notSupported("GROUP BY names " + c.name() + " twice");
+              }
+            }
+            next.add(combined);
+          }
         }
-        ColumnPolicy c = policyColumn(table, id, "GROUP BY");
-        if (!c.hasDomain()) {
-          throw SqlStates.notAllowed("column " + c.name() + " of " + table.name()
-              + " has no public domain in the policy (values, or min/max/bin), so it cannot be a "
-              + "group key; group by a column with a domain");
+        if (next.size() > MAX_GROUPING_SETS) {
+          throw SqlStates.notSupported("GROUP BY expands to more than " + MAX_GROUPING_SETS
+              + " grouping sets; use fewer CUBE columns");
         }
-        if (groupBy.contains(c)) {
-          throw SqlStates.notSupported("GROUP BY names " + c.name() + " twice");
+        sets = next;
+        for (ColumnPolicy c : alternatives.stream().flatMap(List::stream).toList()) {
+          if (!groupBy.contains(c)) {
+            groupBy.add(c);
+          }
         }
-        groupBy.add(c);
+      }
+      if (anySets) {
+        groupingSets = sets;
       }
     }
 
@@ -411,8 +547,92 @@ public final class QueryAnalyzer {
 
     SqlNode where = select.getWhere() == null ? null : checkedFilter(select.getWhere(), table);
     List<SortKey> sort = orderList == null ? List.of() : sortKeys(orderList, outputs);
-    return new AggregateQuery(table, groupBy, outputs, where, hint, sort,
-        longLiteral(offset, "OFFSET"), longLiteral(fetch, "FETCH/LIMIT"));
+    return new SelectAnalysis(new AggregateQuery(table, groupBy, outputs, where, hint, sort,
+        longLiteral(offset, "OFFSET"), longLiteral(fetch, "FETCH/LIMIT")), groupingSets);
+  }
+
+  /** A plain GROUP BY item: a policy column with a public domain. */
+  private static ColumnPolicy groupColumn(SqlNode g, TablePolicy table) throws SQLException {
+    if (!(g instanceof SqlIdentifier id)) {
+      throw SqlStates.notSupported("GROUP BY " + g + ": group by policy columns only, "
+          + "not expressions; their cells come from the policy's domains");
+    }
+    ColumnPolicy c = policyColumn(table, id, "GROUP BY");
+    if (!c.hasDomain()) {
+      throw SqlStates.notAllowed("column " + c.name() + " of " + table.name()
+          + " has no public domain in the policy (values, or min/max/bin), so it cannot be a "
+          + "group key; group by a column with a domain");
+    }
+    return c;
+  }
+
+  /**
+   * The column sets a ROLLUP, CUBE or GROUPING SETS item stands for: ROLLUP(a, b) is {a,b}, {a},
+   * {}; CUBE(a, b) is {a,b}, {a}, {b}, {}; GROUPING SETS lists them (each element a column, a
+   * parenthesised list of columns, or a nested ROLLUP/CUBE).
+   */
+  private static List<List<ColumnPolicy>> groupingAlternatives(SqlCall g, TablePolicy table)
+      throws SQLException {
+    List<List<ColumnPolicy>> elements = new ArrayList<>();
+    for (SqlNode o : g.getOperandList()) {
+      if (g.getKind() == SqlKind.GROUPING_SETS
+          && (o.getKind() == SqlKind.ROLLUP || o.getKind() == SqlKind.CUBE)) {
+        elements.addAll(groupingAlternatives((SqlCall) o, table));
+        continue;
+      }
+      elements.add(columnList(o, table));
+    }
+    List<List<ColumnPolicy>> out = new ArrayList<>();
+    switch (g.getKind()) {
+      case GROUPING_SETS -> out.addAll(elements);
+      case ROLLUP -> {
+        for (int k = elements.size(); k >= 0; k--) {
+          List<ColumnPolicy> set = new ArrayList<>();
+          elements.subList(0, k).forEach(set::addAll);
+          out.add(set);
+        }
+      }
+      default -> { // CUBE: every subset, largest first, in element order
+        int e = elements.size();
+        if (e > 8) {
+          throw SqlStates.notSupported("CUBE over more than 8 columns is not supported");
+        }
+        List<Integer> masks = new ArrayList<>();
+        for (int mask = (1 << e) - 1; mask >= 0; mask--) {
+          masks.add(mask);
+        }
+        masks.sort((a, b) -> Integer.bitCount(b) - Integer.bitCount(a));
+        for (int mask : masks) {
+          List<ColumnPolicy> set = new ArrayList<>();
+          for (int i = 0; i < e; i++) {
+            if ((mask & (1 << (e - 1 - i))) != 0) {
+              set.addAll(elements.get(i));
+            }
+          }
+          out.add(set);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<ColumnPolicy> columnList(SqlNode o, TablePolicy table) throws SQLException {
+    List<SqlNode> items;
+    if (o instanceof SqlNodeList list) {
+      items = list.getList();
+    } else if (o.getKind() == SqlKind.ROW) {
+      items = ((SqlCall) o).getOperandList();
+    } else {
+      items = List.of(o);
+    }
+    List<ColumnPolicy> cols = new ArrayList<>();
+    for (SqlNode i : items) {
+      ColumnPolicy c = groupColumn(i, table);
+      if (!cols.contains(c)) {
+        cols.add(c);
+      }
+    }
+    return cols;
   }
 
   private TablePolicy singlePrivateTable(SqlSelect select, Tables tables) throws SQLException {
