@@ -82,6 +82,25 @@ public final class AllRangesWorkload implements Workload {
     return w;
   }
 
+  /** Answers in the order of {@link #matrix()}: {@code [a, b]} for a = 0.., b = a..n−1. */
+  @Override
+  public double[] answer(double[] x) {
+    Matrices.requireLength(x, n);
+    Matrices.requireExplicit(queries(), 1);
+    double[] prefix = new double[n + 1];
+    for (int i = 0; i < n; i++) {
+      prefix[i + 1] = prefix[i] + x[i];
+    }
+    double[] out = new double[(int) queries()];
+    int r = 0;
+    for (int a = 0; a < n; a++) {
+      for (int b = a; b < n; b++) {
+        out[r++] = prefix[b + 1] - prefix[a];
+      }
+    }
+    return out;
+  }
+
   @Override
   public String toString() {
     return "AllRanges(" + n + ")";

@@ -58,6 +58,20 @@ public final class ExplicitWorkload implements Workload {
   }
 
   @Override
+  public double[] answer(double[] x) {
+    Matrices.requireLength(x, n);
+    double[] out = new double[rows.length];
+    for (int i = 0; i < rows.length; i++) {
+      double s = 0;
+      for (int j = 0; j < n; j++) {
+        s += rows[i][j] * x[j];
+      }
+      out[i] = s;
+    }
+    return out;
+  }
+
+  @Override
   public String toString() {
     return "Explicit(" + rows.length + "x" + n + ")";
   }

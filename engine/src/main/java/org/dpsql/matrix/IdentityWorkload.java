@@ -47,6 +47,12 @@ public final class IdentityWorkload implements Workload {
   }
 
   @Override
+  public double[] answer(double[] x) {
+    Matrices.requireLength(x, n);
+    return x.clone();
+  }
+
+  @Override
   public String toString() {
     return "Identity(" + n + ")";
   }

@@ -107,6 +107,46 @@ public final class KroneckerWorkload implements Workload {
     return w;
   }
 
+  /** Answers mode by mode: each factor maps its fibres of length nᵢ to its mᵢ answers. */
+  @Override
+  public double[] answer(double[] x) {
+    Matrices.requireLength(x, n);
+    Matrices.requireExplicit(queries(), 1);
+    double[] cur = x.clone();
+    int[] dims = new int[factors.size()];
+    for (int f = 0; f < dims.length; f++) {
+      dims[f] = factors.get(f).cells();
+    }
+    for (int f = 0; f < dims.length; f++) {
+      int left = 1;
+      for (int i = 0; i < f; i++) {
+        left *= dims[i];
+      }
+      int right = 1;
+      for (int i = f + 1; i < dims.length; i++) {
+        right *= dims[i];
+      }
+      int nf = dims[f];
+      int mf = Math.toIntExact(factors.get(f).queries());
+      double[] next = new double[left * mf * right];
+      double[] fibre = new double[nf];
+      for (int l = 0; l < left; l++) {
+        for (int r = 0; r < right; r++) {
+          for (int a = 0; a < nf; a++) {
+            fibre[a] = cur[(l * nf + a) * right + r];
+          }
+          double[] out = factors.get(f).answer(fibre);
+          for (int b = 0; b < mf; b++) {
+            next[(l * mf + b) * right + r] = out[b];
+          }
+        }
+      }
+      dims[f] = mf;
+      cur = next;
+    }
+    return cur;
+  }
+
   @Override
   public String toString() {
     StringBuilder s = new StringBuilder("Kron(");

@@ -95,6 +95,12 @@ public final class Matrices {
     return out;
   }
 
+  static void requireLength(double[] x, int n) {
+    if (x.length != n) {
+      throw new IllegalArgumentException("expected a vector of " + n + " cells, got " + x.length);
+    }
+  }
+
   static void requireDense(int n) {
     if (n > Workload.MAX_DENSE_CELLS) {
       throw new IllegalStateException(

@@ -25,6 +25,16 @@ public final class PermutedWorkload implements Workload {
     this.perm = perm.clone();
   }
 
+  /** The workload whose columns are permuted. */
+  public Workload base() {
+    return base;
+  }
+
+  /** The permutation: column {@code i} of this workload is column {@code permutation()[i]} of the base (a copy). */
+  public int[] permutation() {
+    return perm.clone();
+  }
+
   /** A uniformly random permutation of {@code n} cells from a seeded generator. */
   public static int[] randomPermutation(int n, long seed) {
     java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
@@ -100,6 +110,16 @@ public final class PermutedWorkload implements Workload {
       }
     }
     return out;
+  }
+
+  @Override
+  public double[] answer(double[] x) {
+    Matrices.requireLength(x, perm.length);
+    double[] px = new double[perm.length];
+    for (int i = 0; i < perm.length; i++) {
+      px[perm[i]] = x[i];
+    }
+    return base.answer(px);
   }
 
   @Override

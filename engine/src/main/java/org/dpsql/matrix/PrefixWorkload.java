@@ -77,6 +77,18 @@ public final class PrefixWorkload implements Workload {
   }
 
   @Override
+  public double[] answer(double[] x) {
+    Matrices.requireLength(x, n);
+    double[] out = new double[n];
+    double s = 0;
+    for (int i = 0; i < n; i++) {
+      s += x[i];
+      out[i] = s;
+    }
+    return out;
+  }
+
+  @Override
   public String toString() {
     return "Prefix(" + n + ")";
   }

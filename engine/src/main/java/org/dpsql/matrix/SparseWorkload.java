@@ -92,7 +92,7 @@ public final class SparseWorkload implements Workload {
     return out;
   }
 
-  /** {@code W v}: the answer of every query on a data vector (or estimate) {@code v}. */
+  @Override
   public double[] answer(double[] v) {
     if (v.length != n) {
       throw new IllegalArgumentException("expected " + n + " cells, got " + v.length);

@@ -63,6 +63,16 @@ public final class TotalWorkload implements Workload {
   }
 
   @Override
+  public double[] answer(double[] x) {
+    Matrices.requireLength(x, n);
+    double s = 0;
+    for (double v : x) {
+      s += v;
+    }
+    return new double[] {s};
+  }
+
+  @Override
   public String toString() {
     return "Total(" + n + ")";
   }

@@ -99,6 +99,20 @@ public final class UnionWorkload implements Workload {
   }
 
   @Override
+  public double[] answer(double[] x) {
+    Matrices.requireLength(x, n);
+    Matrices.requireExplicit(queries(), 1);
+    double[] out = new double[(int) queries()];
+    int r = 0;
+    for (Workload m : members) {
+      double[] a = m.answer(x);
+      System.arraycopy(a, 0, out, r, a.length);
+      r += a.length;
+    }
+    return out;
+  }
+
+  @Override
   public String toString() {
     return "Union" + members;
   }

@@ -84,6 +84,26 @@ public interface Workload {
    */
   double[][] matrix();
 
+  /**
+   * {@code W x}: the answer of every query on the cell vector {@code x}, in the row order of {@link
+   * #matrix()}. Closed-form families override this without materialising {@code W}.
+   */
+  default double[] answer(double[] x) {
+    if (x.length != cells()) {
+      throw new IllegalArgumentException("expected " + cells() + " cells, got " + x.length);
+    }
+    double[][] w = matrix();
+    double[] out = new double[w.length];
+    for (int i = 0; i < w.length; i++) {
+      double s = 0;
+      for (int j = 0; j < x.length; j++) {
+        s += w[i][j] * x[j];
+      }
+      out[i] = s;
+    }
+    return out;
+  }
+
   /** Largest {@code n} for which {@link #gram()} materialises a dense matrix. */
   int MAX_DENSE_CELLS = 16_384;
 

@@ -25,7 +25,9 @@ class WorkloadFamiliesTest {
         Workloads.marginals(dims, 2),
         Workloads.rangeMarginals(dims, 1),
         Workloads.marginals(dims, 0),
-        new PermutedWorkload(new AllRangesWorkload(6), PermutedWorkload.randomPermutation(6, 11)));
+        new PermutedWorkload(new AllRangesWorkload(6), PermutedWorkload.randomPermutation(6, 11)),
+        new SparseWorkload(5, new int[][] {{0, 2}, {1, 2, 3, 4}, {}, {4}}),
+        KroneckerWorkload.of(new AllRangesWorkload(3), new TotalWorkload(2), new PrefixWorkload(3)));
   }
 
   @Test
@@ -59,6 +61,27 @@ class WorkloadFamiliesTest {
       double[][] fast = w.gramTimes(x);
       for (int i = 0; i < expected.length; i++) {
         assertArrayEquals(expected[i], fast[i], 1e-8, w + " row " + i);
+      }
+    }
+  }
+
+  @Test
+  void answersMatchExplicitRowsTimesTheVector() {
+    SplittableRandom r = new SplittableRandom(9);
+    for (Workload w : families()) {
+      double[] x = new double[w.cells()];
+      for (int i = 0; i < x.length; i++) {
+        x[i] = r.nextInt(-5, 20);
+      }
+      double[][] rows = w.matrix();
+      double[] got = w.answer(x);
+      assertEquals(rows.length, got.length, w + " answer count");
+      for (int i = 0; i < rows.length; i++) {
+        double want = 0;
+        for (int j = 0; j < x.length; j++) {
+          want += rows[i][j] * x[j];
+        }
+        assertEquals(want, got[i], 1e-9, w + " answer " + i);
       }
     }
   }
