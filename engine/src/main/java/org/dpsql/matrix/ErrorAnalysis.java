@@ -31,33 +31,31 @@ public final class ErrorAnalysis {
 
   /** {@code ||A||₂² · trace(WᵀW (AᵀA)⁺)}: total squared error under Gaussian noise at unit factor. */
   public static double totalSquaredError(Workload w, Strategy a) {
-    requireSameCells(w, a);
-    List<Workload> wf = w.kroneckerFactors();
-    List<Strategy> af = a.kroneckerFactors();
-    if (wf.size() > 1 && matchingFactors(wf, af)) {
-      double e = 1;
-      for (int i = 0; i < wf.size(); i++) {
-        e *= totalSquaredError(wf.get(i), af.get(i));
-      }
-      return e;
-    }
-    double s = a.sensitivityL2();
-    return s * s * traceGramTimesPseudoInverse(w, a);
+    return total(w, a, Strategy::sensitivityL2);
   }
 
   /** {@code ||A||₁² · trace(WᵀW (AᵀA)⁺)}: the same under Laplace/geometric noise (L1 sensitivity). */
   public static double totalSquaredErrorL1(Workload w, Strategy a) {
+    return total(w, a, Strategy::sensitivityL1);
+  }
+
+  /**
+   * {@code sensitivity(A)² · trace(WᵀW (AᵀA)⁺)}; a Kronecker workload on a Kronecker strategy of the
+   * same factor shapes is the product of its factors' errors (both factors of the formula are).
+   */
+  private static double total(Workload w, Strategy a,
+      java.util.function.ToDoubleFunction<Strategy> sensitivity) {
     requireSameCells(w, a);
     List<Workload> wf = w.kroneckerFactors();
     List<Strategy> af = a.kroneckerFactors();
     if (wf.size() > 1 && matchingFactors(wf, af)) {
       double e = 1;
       for (int i = 0; i < wf.size(); i++) {
-        e *= totalSquaredErrorL1(wf.get(i), af.get(i));
+        e *= total(wf.get(i), af.get(i), sensitivity);
       }
       return e;
     }
-    double s = a.sensitivityL1();
+    double s = sensitivity.applyAsDouble(a);
     return s * s * traceGramTimesPseudoInverse(w, a);
   }
 
@@ -68,27 +66,43 @@ public final class ErrorAnalysis {
 
   /**
    * {@code trace(WᵀW (AᵀA)⁺)}, or {@code +∞} when the workload is not in the row space of {@code A}.
-   * Full-rank, well-conditioned strategies use a Cholesky solve; others the eigen-decomposition.
+   * A well-conditioned {@code AᵀA = LLᵀ} gives {@code trace(L⁻¹ WᵀW L⁻ᵀ)} with {@code WᵀW L⁻ᵀ} from
+   * {@link Workload#gramTimes} (about {@code n³/2} flops, no dense {@code WᵀW}); other strategies
+   * use the eigen-decomposition of {@code AᵀA} (pseudo-inverse, pitfall P7).
    */
   public static double traceGramTimesPseudoInverse(Workload w, Strategy a) {
     requireSameCells(w, a);
-    double[][] g = w.gram();
+    if (a instanceof IdentityStrategy) {
+      return w.frobeniusSquared();
+    }
     double[][] x = a.gram();
+    int n = x.length;
     Cholesky<Double> chol = Cholesky.R064.make();
     RawStore xs = RawStore.wrap(x);
     if (chol.decompose(xs) && chol.isSPD() && wellConditioned(chol)) {
-      MatrixStore<Double> y = chol.getSolution(RawStore.wrap(g));
+      MatrixStore<Double> lStore = chol.getL();
+      double[][] z = lowerInverse(lStore, n);
+      double[][] zt = new double[n][n];
+      for (int i = 0; i < n; i++) {
+        for (int j = 0; j <= i; j++) {
+          zt[j][i] = z[i][j];
+        }
+      }
+      double[][] gzt = w.gramTimes(zt); // WᵀW L⁻ᵀ
       double t = 0;
-      for (int i = 0; i < g.length; i++) {
-        t += y.doubleValue(i, i);
+      for (int i = 0; i < n; i++) {
+        double[] zi = z[i];
+        for (int j = 0; j <= i; j++) {
+          t += zi[j] * gzt[j][i];
+        }
       }
       return t;
     }
+    double[][] g = w.gram();
     Eigenvalue<Double> eig = Eigenvalue.R064.make(xs, true);
     eig.decompose(xs);
     MatrixStore<Double> v = eig.getV();
     MatrixStore<Double> d = eig.getD();
-    int n = g.length;
     double max = 0;
     for (int i = 0; i < n; i++) {
       max = Math.max(max, d.doubleValue(i, i));
@@ -114,6 +128,32 @@ public final class ErrorAnalysis {
       return Double.POSITIVE_INFINITY;
     }
     return trace;
+  }
+
+  /** {@code L⁻¹} of a lower-triangular factor, row by row: {@code Zᵢ = (eᵢ − Σ_{k<i} Lᵢₖ Zₖ)/Lᵢᵢ}. */
+  private static double[][] lowerInverse(MatrixStore<Double> lStore, int n) {
+    double[][] l = Matrices.toArray(lStore);
+    double[][] z = new double[n][n];
+    for (int i = 0; i < n; i++) {
+      double[] zi = z[i];
+      zi[i] = 1;
+      double[] li = l[i];
+      for (int k = 0; k < i; k++) {
+        double c = li[k];
+        if (c == 0) {
+          continue;
+        }
+        double[] zk = z[k];
+        for (int j = 0; j <= k; j++) {
+          zi[j] -= c * zk[j];
+        }
+      }
+      double dd = li[i];
+      for (int j = 0; j <= i; j++) {
+        zi[j] /= dd;
+      }
+    }
+    return z;
   }
 
   /**

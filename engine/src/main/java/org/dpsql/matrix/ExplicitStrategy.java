@@ -41,6 +41,31 @@ public final class ExplicitStrategy implements Strategy {
     return Matrices.copy(a);
   }
 
+  /** {@code AᵀA}, accumulated row by row over the non-zeros (cheap for sparse strategies). */
+  @Override
+  public double[][] gram() {
+    int n = cells();
+    Matrices.requireDense(n);
+    double[][] x = new double[n][n];
+    int[] idx = new int[n];
+    for (double[] row : a) {
+      int nnz = 0;
+      for (int j = 0; j < n; j++) {
+        if (row[j] != 0) {
+          idx[nnz++] = j;
+        }
+      }
+      for (int p = 0; p < nnz; p++) {
+        double v = row[idx[p]];
+        double[] xp = x[idx[p]];
+        for (int q = 0; q < nnz; q++) {
+          xp[idx[q]] += v * row[idx[q]];
+        }
+      }
+    }
+    return x;
+  }
+
   @Override
   public double[] columnNormsSquared() {
     double[] d = new double[cells()];

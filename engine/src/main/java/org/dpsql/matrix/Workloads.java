@@ -77,7 +77,7 @@ public final class Workloads {
   }
 
   /** All {@code k}-subsets of {@code {0..d-1}} in lexicographic order. */
-  static List<int[]> subsets(int d, int k) {
+  public static List<int[]> subsets(int d, int k) {
     if (k < 0 || k > d) {
       throw new IllegalArgumentException("no " + k + "-way subsets of " + d + " attributes");
     }

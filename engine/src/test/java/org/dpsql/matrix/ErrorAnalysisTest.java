@@ -11,17 +11,7 @@ import org.junit.jupiter.api.Test;
  */
 class ErrorAnalysisTest {
 
-  /** Fig. 1(b) (spec §1.3; the matrix is authoritative, pitfall P1). */
-  static final double[][] FIG_1B = {
-    {1, 1, 1, 1, 1, 1, 1, 1},
-    {1, 1, 1, 1, 0, 0, 0, 0},
-    {0, 0, 0, 0, 1, 1, 1, 1},
-    {1, 1, 0, 0, 1, 1, 0, 0},
-    {0, 0, 1, 1, 0, 0, 1, 1},
-    {0, 0, 0, 0, 0, 0, 1, 1},
-    {1, 1, 0, 0, 0, 0, 0, 0},
-    {1, 1, 1, 1, -1, -1, -1, -1}
-  };
+  static final double[][] FIG_1B = PaperExamples.figure1b();
 
   private final Workload w = new ExplicitWorkload(FIG_1B);
 

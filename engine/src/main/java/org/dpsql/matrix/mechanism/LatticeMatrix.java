@@ -1,0 +1,345 @@
+package org.dpsql.matrix.mechanism;
+
+import java.math.BigInteger;
+import java.util.Arrays;
+import org.dpsql.support.QuietOjAlgo;
+
+/**
+ * An integer matrix {@code N} ({@code p × n}, {@code long} entries) stored by rows with its non-zero
+ * entries only, representing the real matrix {@code N / 2^bits} that lies on the lattice {@code
+ * 2^(−bits)ℤ}. It is one factor of a {@link LatticeStrategy}.
+ *
+ * <p>Guarantee: {@link #times(long[])} and {@link #times(BigInteger[])} are exact integer products
+ * (the {@code long} version throws {@link ArithmeticException} rather than overflow), and the
+ * column statistics {@link #maxColumnSumOfSquares()} and {@link #maxColumnAbsSum()} are exact
+ * ({@link BigInteger}). The floating-point views ({@link #realTimes}, {@link #realTransposeTimes},
+ * {@link #toDoubleArray()}) are exact up to the rounding of each product and sum, i.e. ordinary
+ * double precision; they are used only for inference (post-processing). Immutable and thread-safe.
+ */
+public final class LatticeMatrix {
+  private final int rows;
+  private final int cols;
+  private final int bits;
+  /** Row {@code i} holds entries {@code rowStart[i] .. rowStart[i+1]-1}. */
+  private final int[] rowStart;
+  private final int[] colIndex;
+  private final long[] value;
+  /** {@code value[k] · 2^(−bits)}, exact in double when {@code |value| < 2^53}. */
+  private final double[] realValue;
+
+  static {
+    QuietOjAlgo.ensure(); // realGram may multiply through ojAlgo
+  }
+
+  private LatticeMatrix(int rows, int cols, int bits, int[] rowStart, int[] colIndex, long[] value) {
+    this.rows = rows;
+    this.cols = cols;
+    this.bits = bits;
+    this.rowStart = rowStart;
+    this.colIndex = colIndex;
+    this.value = value;
+    this.realValue = new double[value.length];
+    for (int k = 0; k < value.length; k++) {
+      realValue[k] = Math.scalb((double) value[k], -bits);
+    }
+  }
+
+  /**
+   * The matrix {@code N / 2^bits} with integer entries {@code n} (copied).
+   *
+   * @throws IllegalArgumentException if {@code n} is empty or ragged, or {@code bits} is outside
+   *     {@code [0, 62]}
+   */
+  public static LatticeMatrix ofIntegers(long[][] n, int bits) {
+    checkBits(bits);
+    if (n.length == 0 || n[0].length == 0) {
+      throw new IllegalArgumentException("a lattice matrix needs at least one row and one column");
+    }
+    int c = n[0].length;
+    int nnz = 0;
+    for (int i = 0; i < n.length; i++) {
+      if (n[i].length != c) {
+        throw new IllegalArgumentException("row " + i + " has " + n[i].length + " columns, not " + c);
+      }
+      for (long v : n[i]) {
+        if (v != 0) {
+          nnz++;
+        }
+      }
+    }
+    int[] start = new int[n.length + 1];
+    int[] idx = new int[nnz];
+    long[] val = new long[nnz];
+    int k = 0;
+    for (int i = 0; i < n.length; i++) {
+      start[i] = k;
+      for (int j = 0; j < c; j++) {
+        if (n[i][j] != 0) {
+          idx[k] = j;
+          val[k] = n[i][j];
+          k++;
+        }
+      }
+    }
+    start[n.length] = k;
+    return new LatticeMatrix(n.length, c, bits, start, idx, val);
+  }
+
+  /** The identity {@code I_n} on the lattice {@code 2^(−bits)}: {@code N = 2^bits · I}. */
+  public static LatticeMatrix identity(int n, int bits) {
+    checkBits(bits);
+    if (n < 1) {
+      throw new IllegalArgumentException("cells must be positive: " + n);
+    }
+    int[] start = new int[n + 1];
+    int[] idx = new int[n];
+    long[] val = new long[n];
+    for (int i = 0; i < n; i++) {
+      start[i] = i;
+      idx[i] = i;
+      val[i] = 1L << bits;
+    }
+    start[n] = n;
+    return new LatticeMatrix(n, n, bits, start, idx, val);
+  }
+
+  /**
+   * Rounds every entry of {@code a} to the nearest multiple of {@code 2^(−bits)} (ties to even):
+   * {@code N_ij = rint(a_ij · 2^bits)}. Each entry moves by at most {@code 2^(−bits−1)}.
+   *
+   * @throws IllegalArgumentException if {@code a} is empty, ragged or has a non-finite entry, if
+   *     {@code bits} is outside {@code [0, 62]}, or if some {@code |a_ij| · 2^bits} is {@code >=
+   *     2^62}
+   */
+  public static LatticeMatrix round(double[][] a, int bits) {
+    checkBits(bits);
+    if (a.length == 0 || a[0].length == 0) {
+      throw new IllegalArgumentException("a strategy needs at least one row and one cell");
+    }
+    long[][] n = new long[a.length][];
+    for (int i = 0; i < a.length; i++) {
+      if (a[i].length != a[0].length) {
+        throw new IllegalArgumentException(
+            "row " + i + " has " + a[i].length + " cells, not " + a[0].length);
+      }
+      n[i] = new long[a[i].length];
+      for (int j = 0; j < a[i].length; j++) {
+        double v = a[i][j];
+        if (!Double.isFinite(v)) {
+          throw new IllegalArgumentException("strategy entries must be finite: a[" + i + "][" + j + "]");
+        }
+        double scaled = Math.rint(Math.scalb(v, bits)); // scalb by a power of two is exact
+        if (Math.abs(scaled) >= 0x1p62) {
+          throw new IllegalArgumentException(
+              "entry a[" + i + "][" + j + "] = " + v + " is too large for " + bits + " lattice bits");
+        }
+        n[i][j] = (long) scaled;
+      }
+    }
+    return ofIntegers(n, bits);
+  }
+
+  private static void checkBits(int bits) {
+    if (bits < 0 || bits > 62) {
+      throw new IllegalArgumentException("lattice bits must be in [0, 62]: " + bits);
+    }
+  }
+
+  /** {@code p}: number of rows. */
+  public int rows() {
+    return rows;
+  }
+
+  /** {@code n}: number of columns. */
+  public int cols() {
+    return cols;
+  }
+
+  /** The lattice exponent: real entries are {@code N_ij / 2^bits}. */
+  public int bits() {
+    return bits;
+  }
+
+  /** Number of stored (non-zero) entries. */
+  public int nonZeros() {
+    return value.length;
+  }
+
+  /** The integer entry {@code N_ij}. */
+  public long entry(int i, int j) {
+    for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+      if (colIndex[k] == j) {
+        return value[k];
+      }
+    }
+    return 0;
+  }
+
+  /** The integer matrix {@code N} as a dense array (a fresh copy). */
+  public long[][] toLongArray() {
+    long[][] out = new long[rows][cols];
+    for (int i = 0; i < rows; i++) {
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        out[i][colIndex[k]] = value[k];
+      }
+    }
+    return out;
+  }
+
+  /** The real matrix {@code N / 2^bits} as a dense array (a fresh copy). */
+  public double[][] toDoubleArray() {
+    double[][] out = new double[rows][cols];
+    for (int i = 0; i < rows; i++) {
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        out[i][colIndex[k]] = realValue[k];
+      }
+    }
+    return out;
+  }
+
+  /** Exact {@code max_j Σ_i N_ij²}, the squared L2 sensitivity of {@code N}. */
+  public BigInteger maxColumnSumOfSquares() {
+    BigInteger[] s = new BigInteger[cols];
+    Arrays.fill(s, BigInteger.ZERO);
+    for (int k = 0; k < value.length; k++) {
+      BigInteger v = BigInteger.valueOf(value[k]);
+      s[colIndex[k]] = s[colIndex[k]].add(v.multiply(v));
+    }
+    return Arrays.stream(s).max(BigInteger::compareTo).orElseThrow();
+  }
+
+  /** Exact {@code max_j Σ_i |N_ij|}, the L1 sensitivity of {@code N}. */
+  public BigInteger maxColumnAbsSum() {
+    BigInteger[] s = new BigInteger[cols];
+    Arrays.fill(s, BigInteger.ZERO);
+    for (int k = 0; k < value.length; k++) {
+      s[colIndex[k]] = s[colIndex[k]].add(BigInteger.valueOf(value[k]).abs());
+    }
+    return Arrays.stream(s).max(BigInteger::compareTo).orElseThrow();
+  }
+
+  /** {@code max_i Σ_j |N_ij| / 2^bits} in double precision (the ∞-norm of the real matrix). */
+  public double maxRowAbsSum() {
+    double m = 0;
+    for (int i = 0; i < rows; i++) {
+      double s = 0;
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        s += Math.abs(realValue[k]);
+      }
+      m = Math.max(m, s);
+    }
+    return m;
+  }
+
+  /**
+   * Exact {@code N x}.
+   *
+   * @throws ArithmeticException if an intermediate value overflows a {@code long}
+   */
+  public long[] times(long[] x) {
+    requireLength(x.length, cols);
+    long[] out = new long[rows];
+    for (int i = 0; i < rows; i++) {
+      long s = 0;
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        s = Math.addExact(s, Math.multiplyExact(value[k], x[colIndex[k]]));
+      }
+      out[i] = s;
+    }
+    return out;
+  }
+
+  /** Exact {@code N x} without any range limit. */
+  public BigInteger[] times(BigInteger[] x) {
+    requireLength(x.length, cols);
+    BigInteger[] out = new BigInteger[rows];
+    for (int i = 0; i < rows; i++) {
+      BigInteger s = BigInteger.ZERO;
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        s = s.add(BigInteger.valueOf(value[k]).multiply(x[colIndex[k]]));
+      }
+      out[i] = s;
+    }
+    return out;
+  }
+
+  /** {@code (N / 2^bits) v} in double precision. */
+  public double[] realTimes(double[] v) {
+    requireLength(v.length, cols);
+    double[] out = new double[rows];
+    for (int i = 0; i < rows; i++) {
+      double s = 0;
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        s += realValue[k] * v[colIndex[k]];
+      }
+      out[i] = s;
+    }
+    return out;
+  }
+
+  /** {@code (N / 2^bits)ᵀ v} in double precision. */
+  public double[] realTransposeTimes(double[] v) {
+    requireLength(v.length, rows);
+    double[] out = new double[cols];
+    for (int i = 0; i < rows; i++) {
+      double vi = v[i];
+      if (vi == 0) {
+        continue;
+      }
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        out[colIndex[k]] += realValue[k] * vi;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The Gram matrix {@code (N/2^bits)ᵀ (N/2^bits)} ({@code n × n}) in double precision, by sparse
+   * rank-one updates when rows are sparse and by an ojAlgo product otherwise.
+   */
+  double[][] realGram() {
+    boolean dense = value.length > 0.25 * rows * (double) cols;
+    if (dense && (double) rows * cols * cols > 1e7) {
+      double[][] a = toDoubleArray();
+      return org.dpsql.matrix.Matrices.multiply(org.dpsql.matrix.Matrices.transpose(a), a);
+    }
+    double[][] g = new double[cols][cols];
+    for (int i = 0; i < rows; i++) {
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        double a = realValue[k];
+        double[] row = g[colIndex[k]];
+        for (int l = rowStart[i]; l < rowStart[i + 1]; l++) {
+          row[colIndex[l]] += a * realValue[l];
+        }
+      }
+    }
+    return g;
+  }
+
+  private static void requireLength(int got, int expected) {
+    if (got != expected) {
+      throw new IllegalArgumentException("vector of length " + got + ", expected " + expected);
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LatticeMatrix m
+        && rows == m.rows
+        && cols == m.cols
+        && bits == m.bits
+        && Arrays.equals(rowStart, m.rowStart)
+        && Arrays.equals(colIndex, m.colIndex)
+        && Arrays.equals(value, m.value);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * (31 * Arrays.hashCode(value) + Arrays.hashCode(colIndex)) + rows * 17 + cols + bits;
+  }
+
+  @Override
+  public String toString() {
+    return "LatticeMatrix[" + rows + "x" + cols + ", 2^-" + bits + ", nnz=" + value.length + "]";
+  }
+}
