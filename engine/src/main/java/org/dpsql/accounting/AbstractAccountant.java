@@ -61,8 +61,8 @@ abstract sealed class AbstractAccountant implements Accountant
   }
 
   @Override
-  public final LedgerEntry charge(PrivacyCost cost, String statement, String mechanism)
-      throws BudgetExceededException {
+  public final LedgerEntry charge(PrivacyCost cost, String statement, String mechanism,
+      Double expectedRmse) throws BudgetExceededException {
     Objects.requireNonNull(cost, "cost");
     Objects.requireNonNull(statement, "statement");
     Objects.requireNonNull(mechanism, "mechanism");
@@ -75,11 +75,27 @@ abstract sealed class AbstractAccountant implements Accountant
       }
       // Build everything before mutating, so a failure leaves the state untouched.
       PrivacyCost updated = current.plus(cost);
-      LedgerEntry entry =
-          new LedgerEntry(nextSequence, clock.instant(), statement, mechanism, cost);
+      LedgerEntry entry = new LedgerEntry(nextSequence, clock.instant(), statement, mechanism,
+          cost, LedgerEntry.MEASURED, expectedRmse);
       entries.add(entry);
       nextSequence++;
       spent = updated;
+      return entry;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public final LedgerEntry recordFree(String statement, String mechanism, Double expectedRmse) {
+    Objects.requireNonNull(statement, "statement");
+    Objects.requireNonNull(mechanism, "mechanism");
+    lock.lock();
+    try {
+      LedgerEntry entry = new LedgerEntry(nextSequence, clock.instant(), statement, mechanism,
+          PrivacyCost.ZERO, LedgerEntry.SYNOPSIS, expectedRmse);
+      entries.add(entry);
+      nextSequence++;
       return entry;
     } finally {
       lock.unlock();

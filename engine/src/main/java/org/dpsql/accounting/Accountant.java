@@ -10,8 +10,8 @@ import java.util.Objects;
  *
  * <p>Guarantees: all budget arithmetic is exact ({@link BigDecimal}); {@link #charge} is atomic and
  * thread-safe — concurrent charges can never together exceed {@link #total()} in any component,
- * and a refused charge changes nothing; the ledger records every successful charge, in charge
- * order, with unique increasing sequence numbers.
+ * and a refused charge changes nothing; the ledger records every successful charge (and every free
+ * answer derived from a synopsis), in order, with unique increasing sequence numbers.
  */
 public interface Accountant {
 
@@ -41,7 +41,16 @@ public interface Accountant {
    *     not use
    * @throws NullPointerException if an argument is null
    */
-  LedgerEntry charge(PrivacyCost cost, String statement, String mechanism)
+  default LedgerEntry charge(PrivacyCost cost, String statement, String mechanism)
+      throws BudgetExceededException {
+    return charge(cost, statement, mechanism, null);
+  }
+
+  /**
+   * {@link #charge(PrivacyCost, String, String)}, recording the mechanism's expected RMSE per
+   * released value in the ledger.
+   */
+  LedgerEntry charge(PrivacyCost cost, String statement, String mechanism, Double expectedRmse)
       throws BudgetExceededException;
 
   /**
@@ -52,6 +61,12 @@ public interface Accountant {
    *     not use
    */
   boolean canAfford(PrivacyCost cost);
+
+  /**
+   * Records, at no cost, an answer derived from already released values (source {@link
+   * LedgerEntry#SYNOPSIS}), so the ledger shows every private statement answered.
+   */
+  LedgerEntry recordFree(String statement, String mechanism, Double expectedRmse);
 
   /** An immutable snapshot of the successful charges, in charge order. */
   List<LedgerEntry> ledger();

@@ -13,10 +13,25 @@ import java.util.Objects;
  * @param time when the charge was recorded
  * @param statement the SQL statement that was charged
  * @param mechanism the mechanism that spent the budget (e.g. "laplace", "gaussian")
- * @param cost the cost charged
+ * @param cost the cost charged (zero for an answer derived from released values)
+ * @param source {@link #MEASURED} when the backend was measured with noise, {@link #SYNOPSIS} when
+ *     the answer was derived from an earlier release at no cost
+ * @param expectedRmse the mechanism's expected root mean squared error per released value, from
+ *     its formula (null when not computed)
  */
-public record LedgerEntry(
-    long sequence, Instant time, String statement, String mechanism, PrivacyCost cost) {
+public record LedgerEntry(long sequence, Instant time, String statement, String mechanism,
+    PrivacyCost cost, String source, Double expectedRmse) {
+
+  /** {@link #source()} of a charged measurement. */
+  public static final String MEASURED = "measurement";
+  /** {@link #source()} of a free answer from a released synopsis. */
+  public static final String SYNOPSIS = "synopsis";
+
+  /** A charged measurement without an error estimate. */
+  public LedgerEntry(long sequence, Instant time, String statement, String mechanism,
+      PrivacyCost cost) {
+    this(sequence, time, statement, mechanism, cost, MEASURED, null);
+  }
 
   /**
    * Validates the fields.
@@ -32,5 +47,6 @@ public record LedgerEntry(
     Objects.requireNonNull(statement, "statement");
     Objects.requireNonNull(mechanism, "mechanism");
     Objects.requireNonNull(cost, "cost");
+    Objects.requireNonNull(source, "source");
   }
 }

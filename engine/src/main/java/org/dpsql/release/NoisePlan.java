@@ -58,7 +58,7 @@ public record NoisePlan(Mechanism mechanism, PrivacyCost charge, List<NoiseMecha
   }
 
   /** The query-level cost, resolved from the hint and the policy, before the split. */
-  private record Budget(Accounting accounting, BigDecimal epsilon, BigDecimal delta, BigDecimal rho) {}
+  record Budget(Accounting accounting, BigDecimal epsilon, BigDecimal delta, BigDecimal rho) {}
 
   /** Calibrates the noise of a query's measurements; {@code auto} picks the best candidate. */
   public static NoisePlan calibrate(Accounting accounting, BudgetAmount defaultQuery,
@@ -127,7 +127,14 @@ public record NoisePlan(Mechanism mechanism, PrivacyCost charge, List<NoiseMecha
     return sum / plan.perMeasurement().size();
   }
 
-  private static Budget budget(Accounting accounting, BudgetAmount defaultQuery,
+  /** Checks that a hint and the policy give a consistent cost (XDP05 otherwise). */
+  public static void checkBudget(Accounting accounting, BudgetAmount defaultQuery,
+      BigDecimal reportingDelta, DpHint hint) throws SQLException {
+    budget(accounting, defaultQuery, reportingDelta, hint);
+  }
+
+  /** The query-level cost from the hint, else the policy's default (XDP05 when inconsistent). */
+  static Budget budget(Accounting accounting, BudgetAmount defaultQuery,
       BigDecimal reportingDelta, DpHint hint) throws SQLException {
     switch (accounting) {
       case PURE -> {

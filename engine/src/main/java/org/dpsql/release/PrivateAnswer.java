@@ -160,6 +160,33 @@ public final class PrivateAnswer {
     return new ResultTable(columns, postProcess(plan, columns, rows));
   }
 
+  /**
+   * A workload-style answer (DOUBLE estimates, see {@link WorkloadAnswer}) in the column types of a
+   * single query: counts and integer sums rounded to the nearest integer, decimal sums to their
+   * scale (post-processing of the estimates), then OFFSET / FETCH.
+   */
+  public static ResultTable conform(ResultTable estimates, List<ResultColumn> columns, Long offset,
+      Long fetch) {
+    List<Object[]> rows = new ArrayList<>();
+    for (Object[] r : estimates.rows()) {
+      Object[] out = new Object[columns.size()];
+      for (int i = 0; i < out.length; i++) {
+        Object v = r[i];
+        ResultColumn c = columns.get(i);
+        if (v instanceof Double d && c.jdbcType() == Types.BIGINT) {
+          v = Math.round(d);
+        } else if (v instanceof Double d && c.jdbcType() == Types.DECIMAL) {
+          v = BigDecimal.valueOf(d).setScale(c.scale(), RoundingMode.HALF_EVEN);
+        }
+        out[i] = v;
+      }
+      rows.add(out);
+    }
+    long from = offset == null ? 0 : Math.min(offset, rows.size());
+    long to = fetch == null ? rows.size() : Math.min(rows.size(), from + fetch);
+    return new ResultTable(columns, rows.subList((int) from, (int) to));
+  }
+
   private static List<Object[]> postProcess(MeasurementPlan plan, List<ResultColumn> columns,
       List<Object[]> rows) {
     List<Object[]> out = new ArrayList<>(rows);

@@ -157,7 +157,7 @@ public final class WorkloadAnswer {
   }
 
   /** The standard normal quantile {@code Φ⁻¹(p)} (Commons Math). */
-  static double normalQuantile(double p) {
+  public static double normalQuantile(double p) {
     return new org.apache.commons.math3.distribution.NormalDistribution(null, 0, 1)
         .inverseCumulativeProbability(p);
   }

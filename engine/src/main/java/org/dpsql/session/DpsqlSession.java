@@ -37,6 +37,9 @@ import org.dpsql.release.PrivateAnswer;
 import org.dpsql.release.ResultColumn;
 import org.dpsql.release.ResultTable;
 import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.release.WorkloadAnswer;
+import org.dpsql.rewrite.FamilyWorkload;
+import org.dpsql.sql.AggregateQuery;
 import org.dpsql.sql.AnalyzedStatement;
 import org.dpsql.sql.QueryAnalyzer;
 
@@ -64,6 +67,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private final BigDecimal reportingDelta;
   private final RandomBits random;
   private final ExactMeasurer measurer;
+  private final WorkloadExecutor workloads;
   private final SystemCatalog systemCatalog = new SystemCatalog();
   private final ConcurrentHashMap<ReleaseKey, CompletableFuture<ResultTable>> released =
       new ConcurrentHashMap<>();
@@ -81,6 +85,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     this.reportingDelta = reportingDelta;
     this.random = random;
     this.measurer = new ExactMeasurer(backend, dialect);
+    this.workloads = new WorkloadExecutor(policy, accountant, reportingDelta, random, measurer);
   }
 
   /**
@@ -175,10 +180,21 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   /** Analyses a statement and describes its result and parameters; runs and charges nothing. */
   public PreparedQuery prepare(String sql) throws SQLException {
     AnalyzedStatement st = analyzer.analyze(sql);
-    if (st instanceof AnalyzedStatement.PrivateWorkload
-        || st instanceof AnalyzedStatement.ExplainWorkload) {
-      throw SqlStates.notSupported("UNION ALL, ROLLUP, CUBE and GROUPING SETS over private tables "
-          + "are not supported yet; send one GROUP BY query per grouping");
+    if (st instanceof AnalyzedStatement.PrivateWorkload w) {
+      checkBudgetParameters(w.query().hint()); // bad privacy parameters are refused at prepare
+      return new PreparedQuery(sql, st, WorkloadAnswer.columns(w.query()), w.parameters());
+    }
+    if (st instanceof AnalyzedStatement.NamedWorkload w) {
+      checkBudgetParameters(w.query().hint());
+      FamilyWorkload.of(w.query()); // refuses too large families before anything runs
+      return new PreparedQuery(sql, st, WorkloadExecutor.familyColumns(w.query().hint()),
+          List.of());
+    }
+    if (st instanceof AnalyzedStatement.ExplainFunction) {
+      return new PreparedQuery(sql, st, ExplainTable.COLUMNS, List.of());
+    }
+    if (st instanceof AnalyzedStatement.ExplainWorkload) {
+      return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
     }
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
@@ -209,8 +225,20 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       return releaseOnce(p.normalizedSql(), q, parameters);
     }
+    if (st instanceof AnalyzedStatement.PrivateWorkload w) {
+      return releaseOnce(w.normalizedSql(), q, parameters);
+    }
+    if (st instanceof AnalyzedStatement.NamedWorkload w) {
+      return releaseOnce(w.normalizedSql(), q, parameters);
+    }
     if (st instanceof AnalyzedStatement.Explain e) {
       return explain(MeasurementPlan.of(e.query()));
+    }
+    if (st instanceof AnalyzedStatement.ExplainWorkload e) {
+      return ExplainTable.plan(e.query(), this);
+    }
+    if (st instanceof AnalyzedStatement.ExplainFunction e) {
+      return ExplainTable.table(e.explained(), this);
     }
     if (st instanceof AnalyzedStatement.SystemQuery) {
       synchronized (systemCatalog) {
@@ -248,6 +276,18 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   }
 
   private ResultTable release(PreparedQuery q, List<Object> parameters) throws SQLException {
+    AnalyzedStatement st = q.statement();
+    if (st instanceof AnalyzedStatement.PrivateWorkload w) {
+      return workloads.release(w.query(), q.sql().strip(), parameters);
+    }
+    if (st instanceof AnalyzedStatement.NamedWorkload w) {
+      return workloads.release(w.query(), q.sql().strip());
+    }
+    AggregateQuery query = ((AnalyzedStatement.PrivateAggregate) st).query();
+    ResultTable fromSynopsis = workloads.fromSynopses(query, q.sql().strip(), parameters);
+    if (fromSynopsis != null) {
+      return PrivateAnswer.conform(fromSynopsis, q.columns(), query.offset(), query.fetch());
+    }
     MeasurementPlan plan = q.plan();
     NoisePlan noise = q.noise();
     if (!accountant.canAfford(noise.charge())) {
@@ -266,8 +306,30 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + "Check the types of the filter's literals and parameters. Nothing was charged.",
           e.getSQLState() == null ? "HY000" : e.getSQLState());
     }
-    accountant.charge(noise.charge(), q.sql().strip(), noise.mechanism().sqlName());
+    accountant.charge(noise.charge(), q.sql().strip(), noise.mechanism().sqlName(),
+        Math.sqrt(noise.perMeasurement().get(0).variance())
+            * plan.measurements().get(0).resolution().doubleValue());
     return PrivateAnswer.release(plan, exact, noise, random);
+  }
+
+  /** Refuses bad privacy parameters of a workload's hint (XDP05) before anything runs. */
+  private void checkBudgetParameters(org.dpsql.sql.DpHint hint) throws SQLException {
+    NoisePlan.checkBudget(accountant.accounting(), policy.budget().defaultQuery(), reportingDelta,
+        hint);
+  }
+
+  /** The workload executor of this connection (released synopses, workload calibration). */
+  WorkloadExecutor workloads() {
+    return workloads;
+  }
+
+  NoisePlan calibrateForExplain(MeasurementPlan plan) throws SQLException {
+    return calibrate(plan);
+  }
+
+  List<NoisePlan> candidatesForExplain(MeasurementPlan plan) throws SQLException {
+    return NoisePlan.candidates(accountant.accounting(), policy.budget().defaultQuery(),
+        reportingDelta, plan.query().hint(), shape(plan));
   }
 
   private NoisePlan calibrate(MeasurementPlan plan) throws SQLException {

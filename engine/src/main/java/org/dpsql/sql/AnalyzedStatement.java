@@ -19,6 +19,16 @@ public sealed interface AnalyzedStatement {
   record PrivateWorkload(WorkloadQuery query, String normalizedSql, List<ParameterInfo> parameters)
       implements AnalyzedStatement {}
 
+  /** {@code SELECT * FROM TABLE(DPSQL.WORKLOAD(...))}: a named family answered jointly. */
+  record NamedWorkload(FamilyQuery query, String normalizedSql) implements AnalyzedStatement {}
+
+  /**
+   * {@code SELECT * FROM TABLE(DPSQL.EXPLAIN('<sql>'))}: the candidate mechanisms of a private
+   * statement with their costs and expected errors, without spending.
+   */
+  record ExplainFunction(AnalyzedStatement explained, String explainedSql, String normalizedSql)
+      implements AnalyzedStatement {}
+
   /** {@code EXPLAIN PLAN FOR} a private aggregate: describes it, spends nothing. */
   record Explain(AggregateQuery query, String normalizedSql) implements AnalyzedStatement {}
 

@@ -12,7 +12,9 @@ import org.dpsql.errors.SqlStates;
  */
 public enum Mechanism {
   AUTO, GEOMETRIC, LAPLACE, GAUSSIAN, DISCRETE_GAUSSIAN, IDENTITY, HIERARCHICAL, WAVELET, FOURIER,
-  EIGEN, TOPDOWN, INFTDA, OPTIMAL_PMF, SAFETAB, HTF;
+  EIGEN, TOPDOWN, INFTDA, OPTIMAL_PMF, SAFETAB, HTF,
+  /** HDMM-style optimised strategies for pure ε-DP workloads (a dpsql extension of the contract). */
+  HDMM;
 
   /** The name as written in SQL. */
   public String sqlName() {

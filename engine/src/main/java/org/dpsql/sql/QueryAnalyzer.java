@@ -126,6 +126,10 @@ public final class QueryAnalyzer {
     if (!node.isA(SqlKind.QUERY)) {
       throw SqlStates.notSupported("dpsql answers queries only; " + node.getKind() + " is not supported");
     }
+    AnalyzedStatement function = systemFunction(node, normalized);
+    if (function != null) {
+      return function;
+    }
     Tables t = tablesOf(node);
     if (t.system && (!t.privateTables.isEmpty() || !t.publicTables.isEmpty())) {
       throw SqlStates.notSupported(
@@ -145,7 +149,225 @@ public final class QueryAnalyzer {
         : new AnalyzedStatement.PrivateAggregate((AggregateQuery) q, normalized, params);
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // DPSQL.WORKLOAD and DPSQL.EXPLAIN table functions (contract §5)
+
+  /**
+   * {@code EXPLAIN} is a reserved word of Calcite's grammar, so the contract's {@code
+   * DPSQL.EXPLAIN(...)} would not parse: outside string literals, quoted identifiers and comments,
+   * {@code DPSQL . EXPLAIN (} becomes {@code DPSQL."EXPLAIN"(}.
+   */
+  static String quoteExplainFunction(String sql) {
+    StringBuilder out = new StringBuilder(sql.length() + 2);
+    int i = 0;
+    int n = sql.length();
+    while (i < n) {
+      char ch = sql.charAt(i);
+      if (ch == '\'' || ch == '"' || ch == '`') {
+        int j = i + 1;
+        while (j < n) {
+          if (sql.charAt(j) == ch) {
+            if (j + 1 < n && sql.charAt(j + 1) == ch) {
+              j += 2; // doubled quote inside the literal
+              continue;
+            }
+            break;
+          }
+          j++;
+        }
+        j = Math.min(n, j + 1);
+        out.append(sql, i, j);
+        i = j;
+      } else if (ch == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+        int j = sql.indexOf('\n', i);
+        j = j < 0 ? n : j;
+        out.append(sql, i, j);
+        i = j;
+      } else if (ch == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+        int j = sql.indexOf("*/", i + 2);
+        j = j < 0 ? n : j + 2;
+        out.append(sql, i, j);
+        i = j;
+      } else if (Character.isLetter(ch)) {
+        int j = i;
+        while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
+          j++;
+        }
+        String word = sql.substring(i, j);
+        out.append(word);
+        i = j;
+        if (word.equalsIgnoreCase(SYSTEM_SCHEMA)) {
+          java.util.regex.Matcher m = EXPLAIN_CALL.matcher(sql).region(i, n);
+          if (m.lookingAt()) {
+            out.append(".\"EXPLAIN\"(");
+            i = m.end();
+          }
+        }
+      } else {
+        out.append(ch);
+        i++;
+      }
+    }
+    return out.toString();
+  }
+
+  private static final java.util.regex.Pattern EXPLAIN_CALL =
+      java.util.regex.Pattern.compile("\\s*\\.\\s*(?i:explain)\\s*\\(");
+
+  private static final java.util.regex.Pattern FAMILY = java.util.regex.Pattern.compile(
+      "\\s*([A-Za-z_]+)\\s*\\(([^;()]*)(?:;\\s*(\\d+)\\s*)?\\)\\s*");
+
+  /**
+   * The statement when it reads {@code TABLE(DPSQL.WORKLOAD(...))} or {@code
+   * TABLE(DPSQL.EXPLAIN(...))}, else null. Both must be the whole statement: {@code SELECT * FROM
+   * TABLE(...)}.
+   */
+  private AnalyzedStatement systemFunction(SqlNode node, String normalized) throws SQLException {
+    List<SqlCall> calls = new ArrayList<>();
+    node.accept(new SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(SqlCall call) {
+        if (call.getKind() == SqlKind.COLLECTION_TABLE && call.operandCount() == 1
+            && call.operand(0) instanceof SqlCall f && isSystemFunction(f)) {
+          calls.add(f);
+        }
+        return super.visit(call);
+      }
+    });
+    if (calls.isEmpty()) {
+      return null;
+    }
+    SqlCall f = calls.get(0);
+    String name = functionName(f);
+    if (calls.size() > 1 || !(node instanceof SqlSelect select)
+        || select.getFrom() == null || select.getFrom().getKind() != SqlKind.COLLECTION_TABLE
+        || select.getWhere() != null || select.getGroup() != null
+        || select.getSelectList().size() != 1
+        || !(select.getSelectList().get(0) instanceof SqlIdentifier star) || !star.isStar()) {
+      throw SqlStates.notSupported("DPSQL." + name + " is used as a whole statement: SELECT * FROM "
+          + "TABLE(DPSQL." + name + "(...)); filter or join its rows in your client");
+    }
+    List<String> args = new ArrayList<>();
+    for (SqlNode o : f.getOperandList()) {
+      if (!(o instanceof SqlLiteral lit) || !(lit.getValue() instanceof org.apache.calcite.util.NlsString str)) {
+        throw SqlStates.notSupported("the arguments of DPSQL." + name + " are text literals, e.g. "
+            + "DPSQL.WORKLOAD('TRIPS', 'ALL_RANGES(AGE)', 'epsilon=0.5')");
+      }
+      args.add(str.getValue());
+    }
+    if (name.equals("EXPLAIN")) {
+      if (args.size() != 1) {
+        throw SqlStates.notSupported("DPSQL.EXPLAIN takes one argument: the statement to explain, "
+            + "as a text literal (double any single quotes inside it)");
+      }
+      AnalyzedStatement inner = analyze(args.get(0));
+      if (!(inner instanceof AnalyzedStatement.PrivateAggregate
+          || inner instanceof AnalyzedStatement.PrivateWorkload
+          || inner instanceof AnalyzedStatement.NamedWorkload)) {
+        throw SqlStates.notSupported("DPSQL.EXPLAIN explains private queries (aggregates, "
+            + "workloads, DPSQL.WORKLOAD); this statement spends no budget, run it directly");
+      }
+      return new AnalyzedStatement.ExplainFunction(inner, args.get(0), normalized);
+    }
+    if (args.size() < 2 || args.size() > 3) {
+      throw SqlStates.notSupported("DPSQL.WORKLOAD takes ('table', 'FAMILY(col, ...)' [, "
+          + "'options']), e.g. DPSQL.WORKLOAD('TRIPS', 'MARGINALS(REGION, AGE; 1)', 'rho=0.1')");
+    }
+    return new AnalyzedStatement.NamedWorkload(
+        familyQuery(args.get(0), args.get(1), args.size() > 2 ? args.get(2) : ""), normalized);
+  }
+
+  private static boolean isSystemFunction(SqlCall f) {
+    SqlIdentifier id = f.getOperator().getNameAsId();
+    return id.names.size() == 2 && id.names.get(0).equalsIgnoreCase(SYSTEM_SCHEMA)
+        && (id.names.get(1).equalsIgnoreCase("WORKLOAD") || id.names.get(1).equalsIgnoreCase("EXPLAIN"));
+  }
+
+  private FamilyQuery familyQuery(String tableName, String familyText, String options)
+      throws SQLException {
+    TablePolicy table = policy.table(tableName.trim()).orElseThrow(() -> new SQLException(
+        "DPSQL.WORKLOAD: no table " + tableName + " in the policy; it exposes " + String.join(", ",
+            policy.tables().values().stream().map(TablePolicy::name).toList()), "42S02"));
+    if (table.isPublic()) {
+      throw SqlStates.notSupported("DPSQL.WORKLOAD answers queries over private tables; "
+          + table.name() + " is public, query it directly");
+    }
+    java.util.regex.Matcher m = FAMILY.matcher(familyText);
+    if (!m.matches()) {
+      throw SqlStates.notSupported("DPSQL.WORKLOAD: cannot read the family '" + familyText
+          + "'; write e.g. ALL_RANGES(AGE), PREFIX(AGE), IDENTITY(REGION, AGE), "
+          + "MARGINALS(REGION, PAYMENT, AGE; 2) or RANGE_MARGINALS(AGE, FARE_BAND; 1)");
+    }
+    FamilyQuery.Family family;
+    try {
+      family = FamilyQuery.Family.valueOf(m.group(1).toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw SqlStates.notSupported("DPSQL.WORKLOAD: unknown family " + m.group(1) + "; families are "
+          + java.util.Arrays.toString(FamilyQuery.Family.values()));
+    }
+    List<ColumnPolicy> cols = new ArrayList<>();
+    for (String c : m.group(2).split(",")) {
+      if (c.isBlank()) {
+        continue;
+      }
+      ColumnPolicy col = table.column(c.trim()).orElseThrow(() -> SqlStates.notAllowed("column "
+          + c.trim() + " (in DPSQL.WORKLOAD) is not in the policy for private table " + table.name()
+          + "; usable columns: " + String.join(", ",
+              table.columns().values().stream().map(ColumnPolicy::name).toList())));
+      if (!col.hasDomain()) {
+        throw SqlStates.notAllowed("column " + col.name() + " has no public domain in the policy, "
+            + "so it cannot be a cell of a workload; use a column with values or min/max/bin");
+      }
+      if (cols.contains(col)) {
+        throw SqlStates.notSupported("DPSQL.WORKLOAD names " + col.name() + " twice");
+      }
+      cols.add(col);
+    }
+    if (cols.isEmpty()) {
+      throw SqlStates.notSupported("DPSQL.WORKLOAD: " + family + " needs at least one column");
+    }
+    if (family == FamilyQuery.Family.PREFIX && cols.size() != 1) {
+      throw SqlStates.notSupported("PREFIX takes one ordered column");
+    }
+    boolean marginal = family == FamilyQuery.Family.MARGINALS
+        || family == FamilyQuery.Family.RANGE_MARGINALS;
+    int k = cols.size();
+    if (m.group(3) != null) {
+      if (!marginal) {
+        throw SqlStates.notSupported(family + " takes no '; k'");
+      }
+      k = Integer.parseInt(m.group(3));
+      if (k > cols.size()) {
+        throw SqlStates.notSupported(family + ": k = " + k + " is more than its " + cols.size()
+            + " columns");
+      }
+    }
+    return new FamilyQuery(table, family, cols, k, DpHint.parse(options(options)));
+  }
+
+  /** {@code 'epsilon=0.5, mechanism=eigen'} (values may be quoted) as hint options. */
+  private static Map<String, String> options(String text) throws SQLException {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (text == null || text.isBlank()) {
+      return out;
+    }
+    for (String pair : text.split(",")) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw SqlStates.badPrivacyParameter("DPSQL.WORKLOAD options are key=value pairs separated "
+            + "by commas, e.g. 'epsilon=0.5, mechanism=eigen'; got '" + pair.trim() + "'");
+      }
+      String v = pair.substring(eq + 1).trim();
+      if (v.length() >= 2 && (v.startsWith("'") || v.startsWith("\"")) && v.endsWith(v.substring(0, 1))) {
+        v = v.substring(1, v.length() - 1);
+      }
+      out.put(pair.substring(0, eq).trim(), v);
+    }
+    return out;
+  }
+
   private SqlNode parse(String sql) throws SQLException {
+    sql = quoteExplainFunction(sql);
     try {
       return SqlParser.create(sql, parserConfig).parseStmt();
     } catch (SqlParseException e) {

@@ -129,7 +129,7 @@ class SystemTablesTest {
         while (rs.next()) {
           n++;
         }
-        assertEquals(7, n);
+        assertEquals(9, n); // SEQ TIME STATEMENT MECHANISM EPSILON DELTA RHO SOURCE EXPECTED_RMSE
       }
       // without a reporting delta, zcdp has no epsilon to show
       try (Statement st = c.createStatement()) {

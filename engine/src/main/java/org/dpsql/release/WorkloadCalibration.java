@@ -1,0 +1,295 @@
+package org.dpsql.release;
+
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.dpsql.accounting.Accounting;
+import org.dpsql.accounting.PrivacyCost;
+import org.dpsql.errors.SqlStates;
+import org.dpsql.matrix.ErrorAnalysis;
+import org.dpsql.matrix.Strategies;
+import org.dpsql.matrix.Strategy;
+import org.dpsql.matrix.Workload;
+import org.dpsql.matrix.design.DesignOutcome;
+import org.dpsql.matrix.design.StrategyDesigner;
+import org.dpsql.matrix.hdmm.PureDpStrategySelector;
+import org.dpsql.matrix.hdmm.ScoredStrategy;
+import org.dpsql.matrix.mechanism.MatrixMechanism;
+import org.dpsql.matrix.mechanism.NoiseSpec;
+import org.dpsql.matrix.mechanism.StrategyCache;
+import org.dpsql.matrix.mechanism.ZcdpToApproxDp;
+import org.dpsql.mechanism.Rational;
+import org.dpsql.policy.BudgetAmount;
+import org.dpsql.rewrite.Measurement;
+import org.dpsql.sql.DpHint;
+import org.dpsql.sql.Mechanism;
+
+/**
+ * How a workload statement spends its budget: the charge, and for each data vector the strategy
+ * of the matrix mechanism (seed 001) and its exact lattice noise, chosen by expected error.
+ *
+ * <p>Privacy: the statement's cost (hint, else the policy's {@code default_query}) is split equally
+ * over its {@code a} data vectors. A privacy unit adds or removes at most {@code c = k ×
+ * perRowBound} to the L1 norm of a data vector ({@link Measurement}), so for a strategy {@code Â}
+ * the measurement's L2 sensitivity is at most {@code c‖Â‖₂} and its L1 sensitivity {@code
+ * c‖Â‖₁}. Each vector is measured by {@link MatrixMechanism} at {@code ρ/(a c²)}-zCDP for unit
+ * sensitivity (zCDP accounting; and approx accounting, where ρ is the largest value whose zCDP
+ * implies the charged (ε,δ) by the tight conversion of {@link ZcdpToApproxDp}), hence
+ * {@code ρ/a}-zCDP for the unit, or at {@code ε/(a c)}-DP with discrete Laplace noise (pure
+ * accounting), hence {@code ε/a}-DP; the statement is ρ-zCDP / (ε,δ)-DP / ε-DP by composition.
+ *
+ * <p>Choice: {@code auto} computes the expected total squared error of every candidate strategy
+ * from the formula (no data) and takes the lowest; a named mechanism ({@code identity},
+ * {@code hierarchical}, {@code wavelet}, {@code fourier}, {@code eigen}) is used as asked if it can
+ * represent the workload.
+ */
+public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasurement) {
+
+  /** The most cells for which dense candidates (eigen, Fourier, hierarchical, wavelet) are tried. */
+  public static final int MAX_DENSE_CELLS = 2048;
+
+  /** One data vector's candidates, its choice and its noise. */
+  public record VectorPlan(Measurement measurement, Workload workload, List<Candidate> candidates,
+      Candidate chosen, NoiseSpec noise, double lowerBoundRmse) {
+
+    /** The expected root mean squared error per query of the chosen strategy, in real units. */
+    public double expectedRmse() {
+      return chosen.rmse();
+    }
+  }
+
+  /** A strategy with its expected root mean squared error per query (real units). */
+  public record Candidate(Mechanism mechanism, String strategyName, double rmse,
+      Supplier<MatrixMechanism> prepared) {}
+
+  private static final StrategyCache CACHE = StrategyCache.defaultCache();
+
+  /** The mechanism actually used (the first vector's choice when they differ). */
+  public Mechanism mechanism() {
+    return perMeasurement.get(0).chosen().mechanism();
+  }
+
+  /**
+   * Calibrates a workload: one data vector per measurement, each with its workload.
+   *
+   * @throws SQLException XDP05 for bad privacy parameters, XDP03 when the requested mechanism
+   *     cannot answer the workload
+   */
+  public static WorkloadCalibration calibrate(Accounting accounting, BudgetAmount defaultQuery,
+      BigDecimal reportingDelta, DpHint hint, List<Measurement> measurements,
+      List<? extends Workload> workloads, int maxRowsPerUnit) throws SQLException {
+    NoisePlan.Budget budget = NoisePlan.budget(accounting, defaultQuery, reportingDelta, hint);
+    int a = measurements.size();
+    PrivacyCost charge;
+    Rational rhoShare = null;
+    Rational epsShare = null;
+    switch (accounting) {
+      case PURE -> {
+        charge = PrivacyCost.pure(budget.epsilon());
+        epsShare = Rational.of(budget.epsilon()).divide(a);
+      }
+      case APPROX -> {
+        charge = PrivacyCost.approx(budget.epsilon(), budget.delta());
+        Rational rho;
+        try {
+          rho = ZcdpToApproxDp.largestRho(budget.epsilon().doubleValue(),
+              budget.delta().doubleValue());
+        } catch (IllegalArgumentException e) {
+          throw SqlStates.badPrivacyParameter("cannot calibrate the workload at epsilon "
+              + budget.epsilon() + ", delta " + budget.delta() + ": " + e.getMessage());
+        }
+        rhoShare = rho.divide(a);
+      }
+      case ZCDP -> {
+        charge = PrivacyCost.zcdp(budget.rho());
+        rhoShare = Rational.of(budget.rho()).divide(a);
+      }
+      default -> throw new IllegalStateException(accounting.name());
+    }
+    List<VectorPlan> plans = new ArrayList<>();
+    for (int i = 0; i < a; i++) {
+      Measurement m = measurements.get(i);
+      Workload w = workloads.get(i);
+      long c = m.sensitivity(maxRowsPerUnit);
+      NoiseSpec spec = accounting == Accounting.PURE
+          ? NoiseSpec.pureDp(epsShare.divide(c))
+          : NoiseSpec.zcdp(rhoShare.divide(Rational.of(c).square()));
+      // unit noise factor: expected total squared error = factor × ‖A‖² tr(WᵀW (AᵀA)⁺)
+      double unit = m.resolution().doubleValue();
+      double factor = accounting == Accounting.PURE
+          ? 2 / Math.pow(epsShare.divide(c).doubleValue(), 2)
+          : 1 / (2 * rhoShare.divide(Rational.of(c).square()).doubleValue());
+      List<Candidate> candidates = candidates(w, accounting == Accounting.PURE, factor, unit);
+      Candidate chosen = choose(candidates, hint.mechanism(), w);
+      // the svdb bound holds for L2 (Gaussian) noise; it comes with the Eigen-Design
+      Designed eig = DESIGNS.get(StrategyCache.signature(w, "eigen"));
+      double lb = accounting == Accounting.PURE || eig == null ? Double.NaN
+          : Math.sqrt(factor * eig.svdb() / w.queries()) * unit;
+      plans.add(new VectorPlan(m, w, candidates, chosen, spec, lb));
+    }
+    return new WorkloadCalibration(charge, plans);
+  }
+
+  private static Candidate choose(List<Candidate> candidates, Mechanism requested, Workload w)
+      throws SQLException {
+    if (requested == Mechanism.AUTO || requested == Mechanism.GAUSSIAN
+        || requested == Mechanism.DISCRETE_GAUSSIAN || requested == Mechanism.GEOMETRIC
+        || requested == Mechanism.LAPLACE) {
+      Candidate best = null;
+      for (Candidate c : candidates) {
+        if (Double.isFinite(c.rmse()) && (best == null || c.rmse() < best.rmse())) {
+          best = c;
+        }
+      }
+      return best;
+    }
+    for (Candidate c : candidates) {
+      if (c.mechanism() == requested) {
+        if (!Double.isFinite(c.rmse())) {
+          break;
+        }
+        return c;
+      }
+    }
+    throw SqlStates.notSupported("mechanism '" + requested.sqlName() + "' cannot answer this "
+        + "workload of " + w.queries() + " queries over " + w.cells() + " cells; candidates are "
+        + String.join(", ", candidates.stream().filter(c -> Double.isFinite(c.rmse()))
+            .map(c -> c.mechanism().sqlName()).toList()) + " (or 'auto')");
+  }
+
+  /** Every strategy that could answer {@code w}, with its expected RMSE per query. */
+  private static List<Candidate> candidates(Workload w, boolean pure, double factor, double unit) {
+    List<Candidate> out = new ArrayList<>();
+    int n = w.cells();
+    List<Workload> factors = w.kroneckerFactors();
+    out.add(candidate(Mechanism.IDENTITY, "identity", w, () -> Strategies.identity(n), pure,
+        factor, unit));
+    boolean dense = n <= MAX_DENSE_CELLS;
+    if (factors.size() > 1) {
+      // a product workload: product strategies of per-attribute designs
+      out.add(candidate(Mechanism.HIERARCHICAL, "hierarchical", w, () -> Strategies.kronecker(
+          factors.stream().map(f -> Strategies.hierarchical(f.cells(), 2)).toArray(Strategy[]::new)),
+          pure, factor, unit));
+      out.add(eigen(w, pure, factor, unit));
+      if (pure) {
+        hdmm(w, factor, unit).ifPresent(out::add);
+      }
+      return out;
+    }
+    if (dense) {
+      out.add(candidate(Mechanism.HIERARCHICAL, "hierarchical", w,
+          () -> Strategies.hierarchical(n, 2), pure, factor, unit));
+      if (Integer.bitCount(n) == 1) {
+        out.add(candidate(Mechanism.WAVELET, "wavelet", w, () -> Strategies.wavelet(n), pure,
+            factor, unit));
+      }
+      out.add(candidate(Mechanism.FOURIER, "fourier", w, () -> Strategies.fourier(n), pure, factor,
+          unit));
+      out.add(eigen(w, pure, factor, unit));
+      if (pure) {
+        hdmm(w, factor, unit).ifPresent(out::add);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The Eigen-Design ({@link StrategyDesigner}: per-factor for products, shared eigenbasis for
+   * commuting unions), whose exact error comes with the design. Designed for L2 noise; under pure
+   * DP it is one more candidate scored by its L1 error.
+   */
+  private static Candidate eigen(Workload w, boolean pure, double factor, double unit) {
+    String signature = StrategyCache.signature(w, "eigen");
+    Designed d = DESIGNS.get(signature);
+    if (d == null) {
+      DesignOutcome o = StrategyDesigner.design(w);
+      Strategy s = o.strategy();
+      double l2 = s.sensitivityL2();
+      double l1 = s.sensitivityL1();
+      d = new Designed(s, o.totalSquaredError(), o.totalSquaredError() / (l2 * l2) * l1 * l1,
+          o.svdb());
+      DESIGNS.put(signature, d);
+    }
+    return candidate(Mechanism.EIGEN, signature, d, pure, factor, unit, w.queries());
+  }
+
+  /** HDMM's optimised pure-DP strategies (p-Identity and relatives), for domains it can afford. */
+  private static java.util.Optional<Candidate> hdmm(Workload w, double factor, double unit) {
+    if (w.cells() > HDMM_MAX_CELLS) {
+      return java.util.Optional.empty();
+    }
+    String signature = StrategyCache.signature(w, "hdmm");
+    Designed d = DESIGNS.get(signature);
+    if (d == null) {
+      ScoredStrategy best = PureDpStrategySelector.defaults(HDMM_SEED).select(w).best();
+      Strategy s = best.strategy();
+      double l1 = s.sensitivityL1();
+      double l2 = s.sensitivityL2();
+      d = new Designed(s, best.objective() / (l1 * l1) * l2 * l2, best.objective());
+      DESIGNS.put(signature, d);
+    }
+    return java.util.Optional.of(candidate(Mechanism.HDMM, signature, d, true, factor, unit,
+        w.queries()));
+  }
+
+  /** HDMM's optimisation runs for seconds beyond this many cells (measured: 7 s at 1,024). */
+  public static final int HDMM_MAX_CELLS = 1024;
+
+  /** The selector's restarts are seeded: strategies are public and data-independent. */
+  private static final long HDMM_SEED = 20180801L;
+
+  private static Candidate candidate(Mechanism mechanism, String name, Workload w,
+      Supplier<Strategy> design, boolean pure, double factor, double unit) {
+    String signature = StrategyCache.signature(w, name);
+    Designed d = designed(signature, w, design, mechanism);
+    return candidate(mechanism, signature, d, pure, factor, unit, w.queries());
+  }
+
+  private static Candidate candidate(Mechanism mechanism, String signature, Designed d,
+      boolean pure, double factor, double unit, long queries) {
+    double total = pure ? d.totalL1() : d.totalL2();
+    double rmse = Math.sqrt(factor * total / queries) * unit;
+    return new Candidate(mechanism, d.strategy().name(), rmse,
+        () -> CACHE.get(signature, d::strategy));
+  }
+
+  /** A designed strategy with its unit-noise errors (data-independent, so cached). */
+  private record Designed(Strategy strategy, double totalL2, double totalL1, double svdb) {
+    Designed(Strategy strategy, double totalL2, double totalL1) {
+      this(strategy, totalL2, totalL1, Double.NaN);
+    }
+  }
+
+  private static final int DESIGNS_KEPT = 256;
+
+  private static final java.util.Map<String, Designed> DESIGNS = java.util.Collections
+      .synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Designed> e) {
+          return size() > DESIGNS_KEPT;
+        }
+      });
+
+  private static Designed designed(String signature, Workload w, Supplier<Strategy> design,
+      Mechanism mechanism) {
+    Designed d = DESIGNS.get(signature);
+    if (d != null) {
+      return d;
+    }
+    Strategy s = design.get();
+    double trace;
+    if (mechanism == Mechanism.IDENTITY || mechanism == Mechanism.FOURIER) {
+      // orthonormal square bases: AᵀA = I, so tr(WᵀW (AᵀA)⁺) = ‖W‖_F², no dense algebra
+      trace = w.frobeniusSquared();
+    } else {
+      trace = ErrorAnalysis.traceGramTimesPseudoInverse(w, s);
+    }
+    double l2 = s.sensitivityL2();
+    double l1 = s.sensitivityL1();
+    d = new Designed(s, l2 * l2 * trace, l1 * l1 * trace);
+    DESIGNS.put(signature, d);
+    return d;
+  }
+}

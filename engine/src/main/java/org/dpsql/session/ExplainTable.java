@@ -1,0 +1,131 @@
+package org.dpsql.session;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.dpsql.accounting.PrivacyCost;
+import org.dpsql.errors.SqlStates;
+import org.dpsql.matrix.Workload;
+import org.dpsql.release.NoiseMechanism;
+import org.dpsql.release.NoisePlan;
+import org.dpsql.release.ResultColumn;
+import org.dpsql.release.ResultTable;
+import org.dpsql.release.WorkloadCalibration;
+import org.dpsql.rewrite.FamilyWorkload;
+import org.dpsql.rewrite.Measurement;
+import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.rewrite.WorkloadPlan;
+import org.dpsql.sql.AnalyzedStatement;
+import org.dpsql.sql.DpHint;
+import org.dpsql.sql.WorkloadQuery;
+
+/**
+ * {@code DPSQL.EXPLAIN('<sql>')} (contract §5) and {@code EXPLAIN PLAN FOR} a workload: what a
+ * private statement would do, computed from the formulas alone — nothing is measured or charged.
+ *
+ * <p>Columns: MECHANISM, CHOSEN, EPSILON, DELTA, RHO (the statement's cost), EXPECTED_RMSE (root
+ * mean squared error per released value, in the value's units), and MEASURE (the data vector the
+ * row is about, e.g. {@code COUNT(*)}; a dpsql extension). For linear workloads each data vector
+ * also has a {@code lower_bound} row (never chosen): the svdb bound of seed 001 as an RMSE.
+ */
+final class ExplainTable {
+  static final List<ResultColumn> COLUMNS = List.of(
+      ResultColumn.varchar("MECHANISM", false),
+      ResultColumn.bool("CHOSEN", false),
+      ResultColumn.decimal("EPSILON", 12, false),
+      ResultColumn.decimal("DELTA", 15, false),
+      ResultColumn.decimal("RHO", 12, false),
+      ResultColumn.doubles("EXPECTED_RMSE", true),
+      ResultColumn.varchar("MEASURE", false));
+
+  private ExplainTable() {}
+
+  static ResultTable table(AnalyzedStatement inner, DpsqlSession session) throws SQLException {
+    List<Object[]> rows = new ArrayList<>();
+    if (inner instanceof AnalyzedStatement.PrivateAggregate p) {
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      NoisePlan chosen = session.calibrateForExplain(plan);
+      for (NoisePlan c : session.candidatesForExplain(plan)) {
+        for (int m = 0; m < plan.measurements().size(); m++) {
+          Measurement meas = plan.measurements().get(m);
+          NoiseMechanism nm = c.perMeasurement().get(m);
+          rows.add(row(c.mechanism().sqlName(), c.mechanism() == chosen.mechanism(), c.charge(),
+              Math.sqrt(nm.variance()) * meas.resolution().doubleValue(), meas.describe()));
+        }
+      }
+      return new ResultTable(COLUMNS, rows);
+    }
+    DpHint hint;
+    List<Measurement> ms;
+    List<Workload> ws;
+    org.dpsql.policy.TablePolicy table;
+    if (inner instanceof AnalyzedStatement.PrivateWorkload w) {
+      WorkloadPlan plan = workloadPlan(w.query());
+      hint = w.query().hint();
+      ms = plan.measurements();
+      ws = new ArrayList<>(plan.workloads());
+      table = w.query().table();
+    } else {
+      AnalyzedStatement.NamedWorkload w = (AnalyzedStatement.NamedWorkload) inner;
+      FamilyWorkload f = FamilyWorkload.of(w.query());
+      hint = w.query().hint();
+      ms = List.of(Measurement.countStar());
+      ws = List.of(f.workload());
+      table = w.query().table();
+    }
+    WorkloadCalibration cal = session.workloads().calibrate(table, hint, ms, ws);
+    for (WorkloadCalibration.VectorPlan vp : cal.perMeasurement()) {
+      for (WorkloadCalibration.Candidate c : vp.candidates()) {
+        rows.add(row(c.mechanism().sqlName(), c == vp.chosen(), cal.charge(), c.rmse(),
+            vp.measurement().describe()));
+      }
+      if (!Double.isNaN(vp.lowerBoundRmse())) {
+        rows.add(row("lower_bound", false, cal.charge(), vp.lowerBoundRmse(),
+            vp.measurement().describe()));
+      }
+    }
+    return new ResultTable(COLUMNS, rows);
+  }
+
+  /** {@code EXPLAIN PLAN FOR} a UNION ALL / grouping-sets workload, as text lines. */
+  static ResultTable plan(WorkloadQuery query, DpsqlSession session) throws SQLException {
+    WorkloadPlan plan = workloadPlan(query);
+    WorkloadCalibration cal = session.workloads().calibrate(query.table(), query.hint(),
+        plan.measurements(), new ArrayList<>(plan.workloads()));
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {"workload of " + query.parts().size() + " aggregate queries over "
+        + query.table().name() + " (" + query.shape().name().toLowerCase(java.util.Locale.ROOT)
+        + "), answered jointly with the matrix mechanism"});
+    rows.add(new Object[] {"cells: " + plan.cells().size() + " (" + String.join(" x ",
+        plan.cells().columns().stream().map(c -> c.name() + "[" + c.domainSize() + "]").toList())
+        + "), measured with one pushed-down GROUP BY"});
+    rows.add(new Object[] {"cost: " + cal.charge() + " (split equally over "
+        + plan.measurements().size() + " data vector(s))"});
+    for (WorkloadCalibration.VectorPlan vp : cal.perMeasurement()) {
+      rows.add(new Object[] {"vector " + vp.measurement().describe() + ": "
+          + vp.workload().queries() + " queries, strategy " + vp.chosen().strategyName()
+          + ", expected RMSE per query " + String.format("%.4g", vp.expectedRmse())
+          + (Double.isNaN(vp.lowerBoundRmse()) ? ""
+              : " (lower bound " + String.format("%.4g", vp.lowerBoundRmse()) + ")")});
+    }
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+  }
+
+  private static WorkloadPlan workloadPlan(WorkloadQuery q) throws SQLException {
+    try {
+      return WorkloadPlan.of(q, List.of());
+    } catch (SQLException e) {
+      if ("07001".equals(e.getSQLState())) {
+        throw SqlStates.notSupported("explaining a workload needs its filter values: write "
+            + "literals instead of parameters in the explained statement");
+      }
+      throw e;
+    }
+  }
+
+  private static Object[] row(String mechanism, boolean chosen, PrivacyCost cost, double rmse,
+      String measure) {
+    return new Object[] {mechanism, chosen, cost.epsilon(), cost.delta(), cost.rho(),
+        Double.isFinite(rmse) ? rmse : null, measure};
+  }
+}

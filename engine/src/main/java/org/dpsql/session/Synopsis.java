@@ -1,0 +1,54 @@
+package org.dpsql.session;
+
+import java.util.List;
+import org.dpsql.matrix.mechanism.Estimate;
+import org.dpsql.policy.ColumnPolicy;
+import org.dpsql.policy.TablePolicy;
+import org.dpsql.rewrite.CellDomain;
+import org.dpsql.rewrite.Measurement;
+
+/**
+ * A released measurement kept for free post-processing: the least-squares estimate {@code x̂} of
+ * one data vector (a measurement of a private table over the cells of some columns) under the
+ * strategy that was measured. A later query whose cells are a coarsening of these cells (its
+ * columns are a subset) and whose every row lies in the strategy's row space is answered as
+ * {@code w x̂}, which is post-processing of the release and costs nothing.
+ */
+record Synopsis(TablePolicy table, CellDomain cells, Measurement measurement, Estimate estimate,
+    String mechanism) {
+
+  /** Whether this synopsis measured {@code m} of {@code t} over cells that refine {@code columns}. */
+  boolean covers(TablePolicy t, List<ColumnPolicy> columns, Measurement m) {
+    return table.equals(t) && measurement.equals(m) && cells.columns().containsAll(columns);
+  }
+
+  /**
+   * For each cell of this synopsis, the cell of {@code coarse} (whose columns are a subset of this
+   * synopsis's columns) that contains it.
+   */
+  int[] projectionOnto(CellDomain coarse) {
+    List<ColumnPolicy> fine = cells.columns();
+    List<ColumnPolicy> target = coarse.columns();
+    int[] position = new int[target.size()];
+    for (int i = 0; i < position.length; i++) {
+      position[i] = fine.indexOf(target.get(i));
+    }
+    int[] sizes = fine.stream().mapToInt(ColumnPolicy::domainSize).toArray();
+    int[] coords = new int[sizes.length];
+    int[] out = new int[cells.size()];
+    for (int cell = 0; cell < out.length; cell++) {
+      int c = 0;
+      for (int i = 0; i < position.length; i++) {
+        c = c * target.get(i).domainSize() + coords[position[i]];
+      }
+      out[cell] = c;
+      for (int i = sizes.length - 1; i >= 0; i--) {
+        if (++coords[i] < sizes[i]) {
+          break;
+        }
+        coords[i] = 0;
+      }
+    }
+    return out;
+  }
+}
