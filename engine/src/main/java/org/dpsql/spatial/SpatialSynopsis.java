@@ -1,0 +1,107 @@
+package org.dpsql.spatial;
+
+import java.util.Objects;
+
+/**
+ * A released private spatial histogram, ready to answer rectangle count queries: a hierarchy of
+ * disjoint rectangles with one estimate each (inner estimates are the sums of their children's).
+ *
+ * <p>Guarantee: answering is post-processing of a differentially private release, so any number
+ * of queries is free of privacy cost. A query is answered by descending only into nodes that
+ * overlap it: a node inside the query contributes its estimate, a leaf that overlaps it partially
+ * contributes its estimate times the overlapped fraction of its cells (the uniformity assumption
+ * of Shaham et al., Section 2.2). Hence a query that is a union of released leaves gets exactly
+ * the sum of their estimates. Immutable and thread-safe.
+ */
+public final class SpatialSynopsis {
+  private final int[] bounds; // 4 per node: rowFrom, rowTo, colFrom, colTo
+  private final int[] first;
+  private final int[] count;
+  private final double[] estimate;
+  private final int leaves;
+
+  SpatialSynopsis(int[] bounds, int[] first, int[] count, double[] estimate) {
+    this.bounds = bounds;
+    this.first = first;
+    this.count = count;
+    this.estimate = estimate;
+    int l = 0;
+    for (int c : count) {
+      if (c == 0) {
+        l++;
+      }
+    }
+    this.leaves = l;
+  }
+
+  /** The whole domain covered. */
+  public GridRectangle domain() {
+    return new GridRectangle(bounds[0], bounds[1], bounds[2], bounds[3]);
+  }
+
+  /** Number of leaves (released partitions). */
+  public int leafCount() {
+    return leaves;
+  }
+
+  /** Number of nodes. */
+  public int nodeCount() {
+    return count.length;
+  }
+
+  /** The estimate of the whole domain (the root). */
+  public double totalEstimate() {
+    return estimate[0];
+  }
+
+  /**
+   * The estimated number of records in {@code q} (a real number; may be negative, since noisy
+   * counts may be).
+   *
+   * @throws IllegalArgumentException if {@code q} is not inside the domain
+   */
+  public double answer(GridRectangle q) {
+    Objects.requireNonNull(q, "q");
+    if (q.rowFrom() < bounds[0] || q.rowTo() > bounds[1] || q.colFrom() < bounds[2]
+        || q.colTo() > bounds[3]) {
+      throw new IllegalArgumentException("query " + q + " is outside the domain " + domain());
+    }
+    int qr0 = q.rowFrom();
+    int qr1 = q.rowTo();
+    int qc0 = q.colFrom();
+    int qc1 = q.colTo();
+    int[] stack = new int[64];
+    int top = 0;
+    stack[top++] = 0;
+    double sum = 0;
+    while (top > 0) {
+      int v = stack[--top];
+      int b = 4 * v;
+      int r0 = bounds[b];
+      int r1 = bounds[b + 1];
+      int c0 = bounds[b + 2];
+      int c1 = bounds[b + 3];
+      long h = (long) Math.min(r1, qr1) - Math.max(r0, qr0);
+      long w = (long) Math.min(c1, qc1) - Math.max(c0, qc0);
+      if (h <= 0 || w <= 0) {
+        continue;
+      }
+      long area = (long) (r1 - r0) * (c1 - c0);
+      long inter = h * w;
+      if (inter == area) {
+        sum += estimate[v];
+      } else if (count[v] == 0) {
+        sum += estimate[v] * ((double) inter / area);
+      } else {
+        int k = count[v];
+        if (top + k > stack.length) {
+          stack = java.util.Arrays.copyOf(stack, Math.max(2 * stack.length, top + k));
+        }
+        for (int c = first[v]; c < first[v] + k; c++) {
+          stack[top++] = c;
+        }
+      }
+    }
+    return sum;
+  }
+}
