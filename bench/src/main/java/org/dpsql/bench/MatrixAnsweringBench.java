@@ -11,7 +11,6 @@ import org.dpsql.matrix.ExplicitStrategy;
 import org.dpsql.matrix.Strategies;
 import org.dpsql.matrix.Strategy;
 import org.dpsql.matrix.mechanism.AnalyticGaussian;
-import org.dpsql.matrix.mechanism.BufferedSecureRandomBits;
 import org.dpsql.matrix.mechanism.Estimate;
 import org.dpsql.matrix.mechanism.LatticeStrategy;
 import org.dpsql.matrix.mechanism.MatrixMechanism;
@@ -27,8 +26,8 @@ import org.dpsql.mechanism.SecureRandomBits;
  * org.dpsql.matrix.mechanism}): for 2048-cell strategies, the one-off preparation (lattice rounding
  * and factorisation), a strategy-cache hit, and then the per-release cost of exact noise plus
  * least squares (target below 50 ms), split into measurement and estimation, in wall-clock and
- * thread-CPU time, with {@code SecureRandomBits} (one {@code SecureRandom} call per 64-bit word) and
- * {@code BufferedSecureRandomBits} (4 KiB blocks); the same for a
+ * thread-CPU time, with {@code SecureRandomBits} (the JDK's DRBG read in 4 KiB blocks); the same
+ * for a
  * 65,536-cell Kronecker strategy (never formed densely); and the σ of the (ε, δ) calibrations.
  * Timings are medians of warm repetitions; on a shared machine they are upper bounds.
  *
@@ -53,7 +52,7 @@ public final class MatrixAnsweringBench {
     Strategy[] strategies = {
       Strategies.hierarchical(n, 2), Strategies.wavelet(n), randomDense(n, n, 7),
     };
-    RandomBits[] sources = {new SecureRandomBits(), new BufferedSecureRandomBits()};
+    RandomBits[] sources = {new SecureRandomBits()};
     // Global warm-up (JIT) on a small strategy, so the first timed strategy is not penalised.
     MatrixMechanism warm = MatrixMechanism.of(Strategies.hierarchical(256, 2));
     long[] xw = data(256, 3);
@@ -125,7 +124,7 @@ public final class MatrixAnsweringBench {
     }
 
     System.out.println();
-    RandomBits fast = new BufferedSecureRandomBits();
+    RandomBits fast = new SecureRandomBits();
     Strategy h256 = Strategies.hierarchical(256, 2);
     MatrixMechanism k = MatrixMechanism.of(Strategies.kronecker(h256, h256));
     long[] xk = data(65_536, 2);

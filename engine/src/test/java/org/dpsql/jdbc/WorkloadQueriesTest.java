@@ -166,4 +166,20 @@ class WorkloadQueriesTest {
       java.nio.file.Files.deleteIfExists(policy);
     }
   }
+  @Test
+  void pureAccountingUsesLaplaceNoiseAndOffersHdmm() throws Exception {
+    try (TestDatabase pure = TestDatabase.create(2000, TestDatabase.PURE, null);
+        Connection c = pure.connect(6L); Statement st = c.createStatement()) {
+      List<Object[]> explain = rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN("
+          + "'SELECT * FROM TABLE(DPSQL.WORKLOAD(''TRIPS'', ''ALL_RANGES(AGE)'', ''epsilon=0.5''))'))"));
+      assertTrue(explain.stream().anyMatch(x -> x[0].equals("hdmm")), "hdmm is a candidate");
+      assertTrue(explain.stream().noneMatch(x -> x[0].equals("lower_bound")),
+          "the svdb bound is for L2 noise only");
+      List<Object[]> r = rows(st.executeQuery(
+          "SELECT * FROM TABLE(DPSQL.WORKLOAD('TRIPS', 'ALL_RANGES(AGE)', 'epsilon=0.5'))"));
+      assertEquals(21, r.size());
+      var accountant = TestDatabase.session(c).accountant();
+      assertEquals(0, new BigDecimal("0.5").compareTo(accountant.spent().epsilon()));
+    }
+  }
 }

@@ -1,4 +1,4 @@
-package org.dpsql.matrix.mechanism;
+package org.dpsql.mechanism;
 
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
  * source is unpredictable by design (no seed), so the thresholds are set far out: 6 standard
  * deviations per bit (false alarm below {@code 64 · 2e-9}) and chi-square significance {@code 1e-6}.
  */
-class BufferedSecureRandomBitsTest {
+class SecureRandomBitsTest {
   @Test
   void bitsAreBalancedAndUniformBelowIsUniform() {
-    BufferedSecureRandomBits r = new BufferedSecureRandomBits();
+    SecureRandomBits r = new SecureRandomBits();
     int words = 20_000; // spans several 4 KiB refills
     long[] ones = new long[64];
     long previous = r.nextLong();
@@ -42,6 +42,6 @@ class BufferedSecureRandomBitsTest {
       stat += (c - draws / 10.0) * (c - draws / 10.0) / (draws / 10.0);
     }
     assertTrue(stat < new ChiSquaredDistribution(9).inverseCumulativeProbability(1 - 1e-6), "chi2 " + stat);
-    assertNotEquals(new BufferedSecureRandomBits().nextLong(), new BufferedSecureRandomBits().nextLong());
+    assertNotEquals(new SecureRandomBits().nextLong(), new SecureRandomBits().nextLong());
   }
 }
