@@ -23,7 +23,7 @@ final class PolicyParser {
   static final List<String> AMOUNT_KEYS = List.of("epsilon", "delta", "rho");
   static final List<String> TABLE_KEYS =
       List.of("public", "privacy_unit", "max_rows_per_unit", "bounding", "answer_range", "columns",
-          "hierarchies");
+          "hierarchies", "spatial");
   static final List<String> COLUMN_KEYS = List.of("values", "min", "max", "bin", "clamp");
   static final String ROW_UNIT = "ROW";
 
@@ -253,8 +253,9 @@ final class PolicyParser {
         throw problem(rPath, e.getMessage());
       }
     }
+    Map<String, List<String>> spatial = spatial(m.get("spatial"), join(path, "spatial"), columns, path);
     return new TablePolicy(name, null, false, unitIsRow, unitIsRow ? null : unitName, maxRows,
-        columns, hierarchies, bounding, answerRange);
+        columns, hierarchies, bounding, answerRange, spatial);
   }
 
   private Map<String, ColumnPolicy> columns(Object value, String path) throws SQLException {
@@ -389,6 +390,59 @@ final class PolicyParser {
       throw problem(path, "lo must be <= hi, got [" + lo + ", " + hi + "]");
     }
     return new Clamp(lo, hi);
+  }
+
+  /**
+   * {@code spatial: {NAME: [X, Y]}}: a spatial index over two columns with ordered domains, whose
+   * bins form the base grid (x bins × y bins) of private spatial range counts (HTF).
+   */
+  private Map<String, List<String>> spatial(
+      Object value, String path, Map<String, ColumnPolicy> columns, String tablePath)
+      throws SQLException {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    if (value == null) {
+      return out;
+    }
+    Map<String, Object> m = mapping(value, path);
+    for (Map.Entry<String, Object> e : m.entrySet()) {
+      String name = e.getKey();
+      String sPath = join(path, name);
+      checkName(name, sPath, "spatial index");
+      if (out.containsKey(TablePolicy.key(name))) {
+        throw problem(sPath, "same spatial index named twice (names are case-insensitive)");
+      }
+      if (!(e.getValue() instanceof List<?> raw) || raw.size() != 2) {
+        throw problem(sPath, "must be two columns [X, Y] with ordered domains (min, max, bin), "
+            + "e.g. [LON, LAT], got " + describe(e.getValue()));
+      }
+      List<String> members = new ArrayList<>();
+      long cells = 1;
+      for (int i = 0; i < 2; i++) {
+        String mPath = sPath + "[" + i + "]";
+        String member = scalarName(raw.get(i), mPath, "column");
+        ColumnPolicy c = columns.get(TablePolicy.key(member));
+        if (c == null) {
+          throw problem(mPath, member + " is not a listed column"
+              + PolicyProblems.didYouMean(member, columnNames(columns))
+              + "; list it under " + join(tablePath, "columns") + " with min, max and bin");
+        }
+        if (c.ordered().isEmpty()) {
+          throw problem(mPath, member + " needs an ordered domain {min, max, bin}: its bins are "
+              + "the cells of the spatial grid");
+        }
+        if (members.contains(c.name())) {
+          throw problem(mPath, member + " is both axes; name an x and a y column");
+        }
+        members.add(c.name());
+        cells *= c.domainSize();
+      }
+      if (cells > TablePolicy.MAX_SPATIAL_CELLS) {
+        throw problem(sPath, "the grid has " + cells + " cells, more than "
+            + TablePolicy.MAX_SPATIAL_CELLS + " (2048 x 2048); use wider bins");
+      }
+      out.put(TablePolicy.key(name), members);
+    }
+    return out;
   }
 
   private Map<String, List<String>> hierarchies(

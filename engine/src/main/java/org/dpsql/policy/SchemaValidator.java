@@ -110,8 +110,16 @@ final class SchemaValidator {
       }
       hierarchies.put(h.getKey(), members);
     }
+    Map<String, List<String>> spatial = new LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> h : t.spatial().entrySet()) {
+      List<String> members = new ArrayList<>();
+      for (String m : h.getValue()) {
+        members.add(byPolicyKey.get(TablePolicy.key(m)).name());
+      }
+      spatial.put(h.getKey(), members);
+    }
     return new TablePolicy(ref.name(), ref.schema(), false, t.unitIsRow(), unit,
-        t.maxRowsPerUnit(), columns, hierarchies, t.bounding(), t.answerRange());
+        t.maxRowsPerUnit(), columns, hierarchies, t.bounding(), t.answerRange(), spatial);
   }
 
   private ColumnPolicy column(ColumnPolicy c, ColumnRef col, TableRef table, String path)

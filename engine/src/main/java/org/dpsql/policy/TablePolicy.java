@@ -17,7 +17,8 @@ import java.util.Optional;
  * no columns and no hierarchies. A private table either has {@code unitIsRow} (each row is its own
  * unit, {@code privacyUnit} null, {@code maxRowsPerUnit} 1) or names a privacy-unit column with
  * {@code maxRowsPerUnit >= 1}. Column and hierarchy maps are unmodifiable, keyed by upper-cased
- * name, in policy order; every hierarchy member is a column of this table with a domain. After the
+ * name, in policy order; every hierarchy member is a column of this table with a domain, and every
+ * spatial index names two columns with ordered domains (x, then y). After the
  * loader's schema check, {@code name}, {@code schema}, {@code privacyUnit} and column names have
  * the backend's exact spelling.
  */
@@ -31,7 +32,19 @@ public record TablePolicy(
     Map<String, ColumnPolicy> columns,
     Map<String, List<String>> hierarchies,
     Bounding bounding,
-    AnswerRange answerRange) {
+    AnswerRange answerRange,
+    Map<String, List<String>> spatial) {
+
+  /** The most grid cells of a spatial index ({@code spatial:}, x bins × y bins). */
+  public static final long MAX_SPATIAL_CELLS = 4_194_304L;
+
+  /** A table without spatial indexes. */
+  public TablePolicy(String name, String schema, boolean isPublic, boolean unitIsRow,
+      String privacyUnit, int maxRowsPerUnit, Map<String, ColumnPolicy> columns,
+      Map<String, List<String>> hierarchies, Bounding bounding, AnswerRange answerRange) {
+    this(name, schema, isPublic, unitIsRow, privacyUnit, maxRowsPerUnit, columns, hierarchies,
+        bounding, answerRange, Map.of());
+  }
 
   /** A table with the default {@link Bounding#PER_QUERY} contribution bounding. */
   public TablePolicy(String name, String schema, boolean isPublic, boolean unitIsRow,
@@ -49,9 +62,12 @@ public record TablePolicy(
     Map<String, List<String>> h = new LinkedHashMap<>();
     hierarchies.forEach((k, v) -> h.put(k, List.copyOf(v)));
     hierarchies = Collections.unmodifiableMap(h);
+    Map<String, List<String>> sp = new LinkedHashMap<>();
+    spatial.forEach((k, v) -> sp.put(k, List.copyOf(v)));
+    spatial = Collections.unmodifiableMap(sp);
     if (isPublic) {
       if (unitIsRow || privacyUnit != null || maxRowsPerUnit != 0
-          || !columns.isEmpty() || !hierarchies.isEmpty()) {
+          || !columns.isEmpty() || !hierarchies.isEmpty() || !spatial.isEmpty()) {
         throw new IllegalArgumentException("public table " + name + " takes no other settings");
       }
     } else if (unitIsRow) {
@@ -72,6 +88,23 @@ public record TablePolicy(
         }
       }
     }
+    for (Map.Entry<String, List<String>> e : spatial.entrySet()) {
+      if (e.getValue().size() != 2) {
+        throw new IllegalArgumentException("spatial index " + e.getKey() + " needs two columns");
+      }
+      for (String member : e.getValue()) {
+        ColumnPolicy c = columns.get(key(member));
+        if (c == null || c.ordered().isEmpty()) {
+          throw new IllegalArgumentException(
+              "spatial index " + e.getKey() + " names " + member + ", not an ordered column");
+        }
+      }
+    }
+  }
+
+  /** The spatial index named {@code name}: its x and y columns, compared case-insensitively. */
+  public Optional<List<String>> spatialIndex(String name) {
+    return name == null ? Optional.empty() : Optional.ofNullable(spatial.get(key(name)));
   }
 
   /** A public table: any read-only SQL on it passes through. */

@@ -127,6 +127,25 @@ public record NoisePlan(Mechanism mechanism, PrivacyCost charge, List<NoiseMecha
     return sum / plan.perMeasurement().size();
   }
 
+  /** A pure ε-DP release's ε and what it is charged under the connection's accounting. */
+  public record PureBudget(Rational epsilon, PrivacyCost charge) {}
+
+  /**
+   * The ε of a pure ε-DP mechanism spending a statement's cost: ε itself under {@code pure}; ε,
+   * charged (ε, 0), under {@code approx}; under {@code zcdp}, the largest 15-digit ε with ε²/2 ≤ ρ
+   * (an ε-DP mechanism is ε²/2-zCDP, Bun–Steinke Prop. 1.4), charged ρ.
+   */
+  public static PureBudget pureBudget(Accounting accounting, BudgetAmount defaultQuery,
+      BigDecimal reportingDelta, DpHint hint) throws SQLException {
+    Budget b = budget(accounting, defaultQuery, reportingDelta, hint);
+    return switch (accounting) {
+      case PURE -> new PureBudget(Rational.of(b.epsilon()), PrivacyCost.pure(b.epsilon()));
+      case APPROX -> new PureBudget(Rational.of(b.epsilon()),
+          PrivacyCost.approx(b.epsilon(), BigDecimal.ZERO));
+      case ZCDP -> new PureBudget(sqrtTwiceDown(Rational.of(b.rho())), PrivacyCost.zcdp(b.rho()));
+    };
+  }
+
   /** Checks that a hint and the policy give a consistent cost (XDP05 otherwise). */
   public static void checkBudget(Accounting accounting, BudgetAmount defaultQuery,
       BigDecimal reportingDelta, DpHint hint) throws SQLException {

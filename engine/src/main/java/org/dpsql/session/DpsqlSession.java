@@ -39,7 +39,9 @@ import org.dpsql.release.ResultTable;
 import org.dpsql.rewrite.MeasurementPlan;
 import org.dpsql.release.WorkloadAnswer;
 import org.dpsql.rewrite.FamilyWorkload;
+import org.dpsql.rewrite.SpatialRange;
 import org.dpsql.sql.AggregateQuery;
+import org.dpsql.sql.Mechanism;
 import org.dpsql.sql.AnalyzedStatement;
 import org.dpsql.sql.QueryAnalyzer;
 
@@ -68,6 +70,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private final RandomBits random;
   private final ExactMeasurer measurer;
   private final WorkloadExecutor workloads;
+  private final SpatialExecutor spatial;
   private final SystemCatalog systemCatalog = new SystemCatalog();
   private final ConcurrentHashMap<ReleaseKey, CompletableFuture<ResultTable>> released =
       new ConcurrentHashMap<>();
@@ -86,6 +89,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     this.random = random;
     this.measurer = new ExactMeasurer(backend, dialect);
     this.workloads = new WorkloadExecutor(policy, accountant, reportingDelta, random, measurer);
+    this.spatial = new SpatialExecutor(policy, accountant, reportingDelta, random, measurer);
   }
 
   /**
@@ -196,6 +200,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.ExplainWorkload) {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
     }
+    if (st instanceof AnalyzedStatement.PrivateAggregate p && htf(p.query()) != null) {
+      // a rectangle count over a spatial index: HTF (checked now, released at execution)
+      spatial.parameters(htf(p.query()), p.query().hint());
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, null);
+    }
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
       NoisePlan noise = calibrate(plan); // refuses bad privacy parameters at prepare time
@@ -230,6 +240,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     if (st instanceof AnalyzedStatement.NamedWorkload w) {
       return releaseOnce(w.normalizedSql(), q, parameters);
+    }
+    if (st instanceof AnalyzedStatement.Explain e && htf(e.query()) != null) {
+      return ExplainTable.spatialPlan(htf(e.query()), e.query(), this);
     }
     if (st instanceof AnalyzedStatement.Explain e) {
       return explain(MeasurementPlan.of(e.query()));
@@ -284,6 +297,13 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return workloads.release(w.query(), q.sql().strip());
     }
     AggregateQuery query = ((AnalyzedStatement.PrivateAggregate) st).query();
+    if (q.noise() == null) {
+      double estimate = spatial.answer(htf(query), query, q.sql().strip(), parameters);
+      Object[] row = new Object[q.columns().size()];
+      java.util.Arrays.fill(row, estimate);
+      return PrivateAnswer.conform(new ResultTable(q.columns(), List.<Object[]>of(row)),
+          q.columns(), query.offset(), query.fetch());
+    }
     ResultTable fromSynopsis = workloads.fromSynopses(query, q.sql().strip(), parameters);
     if (fromSynopsis != null) {
       return PrivateAnswer.conform(fromSynopsis, q.columns(), query.offset(), query.fetch());
@@ -310,6 +330,29 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         Math.sqrt(noise.perMeasurement().get(0).variance())
             * plan.measurements().get(0).resolution().doubleValue());
     return PrivateAnswer.release(plan, exact, noise, random);
+  }
+
+  /**
+   * The spatial rectangle count a private aggregate is, when HTF answers it ({@code auto} or
+   * {@code htf}), else null; {@code mechanism='htf'} on another shape is refused (XDP03).
+   */
+  static SpatialRange htf(AggregateQuery q) throws SQLException {
+    Mechanism m = q.hint().mechanism();
+    if (m != Mechanism.AUTO && m != Mechanism.HTF) {
+      return null;
+    }
+    SpatialRange r = SpatialRange.match(q);
+    if (r == null && m == Mechanism.HTF) {
+      throw SqlStates.notSupported("mechanism 'htf' answers SELECT COUNT(*) with range conditions "
+          + "(BETWEEN, <, <=, >, >=) on the two columns of a spatial index of the policy "
+          + "(spatial: {NAME: [X, Y]}), and nothing else");
+    }
+    return r;
+  }
+
+  /** The HTF executor of this connection (released spatial synopses). */
+  SpatialExecutor spatial() {
+    return spatial;
   }
 
   /** Refuses bad privacy parameters of a workload's hint (XDP05) before anything runs. */

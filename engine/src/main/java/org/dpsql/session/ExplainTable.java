@@ -14,6 +14,7 @@ import org.dpsql.release.WorkloadCalibration;
 import org.dpsql.rewrite.FamilyWorkload;
 import org.dpsql.rewrite.Measurement;
 import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.rewrite.SpatialRange;
 import org.dpsql.rewrite.WorkloadPlan;
 import org.dpsql.sql.AnalyzedStatement;
 import org.dpsql.sql.DpHint;
@@ -42,6 +43,15 @@ final class ExplainTable {
 
   static ResultTable table(AnalyzedStatement inner, DpsqlSession session) throws SQLException {
     List<Object[]> rows = new ArrayList<>();
+    if (inner instanceof AnalyzedStatement.PrivateAggregate p && DpsqlSession.htf(p.query()) != null) {
+      SpatialRange r = DpsqlSession.htf(p.query());
+      boolean free = session.spatial().released(r) != null;
+      NoisePlan.PureBudget b = NoisePlan.pureBudget(session.accountant().accounting(),
+          session.policy().budget().defaultQuery(), session.reportingDelta(), p.query().hint());
+      rows.add(row(free ? "synopsis:htf" : "htf", true, free ? PrivacyCost.ZERO : b.charge(),
+          Double.NaN, "COUNT(*)"));
+      return new ResultTable(COLUMNS, rows);
+    }
     if (inner instanceof AnalyzedStatement.PrivateAggregate p) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
       NoisePlan chosen = session.calibrateForExplain(plan);
@@ -107,6 +117,33 @@ final class ExplainTable {
           + ", expected RMSE per query " + String.format("%.4g", vp.expectedRmse())
           + (Double.isNaN(vp.lowerBoundRmse()) ? ""
               : " (lower bound " + String.format("%.4g", vp.lowerBoundRmse()) + ")")});
+    }
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+  }
+
+  /** {@code EXPLAIN PLAN FOR} a rectangle count answered by HTF, as text lines. */
+  static ResultTable spatialPlan(SpatialRange r, org.dpsql.sql.AggregateQuery q,
+      DpsqlSession session) throws SQLException {
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {"rectangle count over spatial index " + r.index() + " of "
+        + r.table().name() + ": x = " + r.x().name() + " [" + r.x().domainSize() + " bins], y = "
+        + r.y().name() + " [" + r.y().domainSize() + " bins]"});
+    SpatialExecutor.Released done = session.spatial().released(r);
+    if (done != null) {
+      rows.add(new Object[] {"answered free from the released HTF synopsis: height "
+          + done.release().budget().treeHeight() + ", " + done.synopsis().nodeCount() + " nodes, "
+          + done.synopsis().leafCount() + " leaves, released at epsilon "
+          + done.epsilon().doubleValue() + " per point"});
+    } else {
+      var params = session.spatial().parameters(r, q.hint());
+      NoisePlan.PureBudget b = NoisePlan.pureBudget(session.accountant().accounting(),
+          session.policy().budget().defaultQuery(), session.reportingDelta(), q.hint());
+      rows.add(new Object[] {"cost: " + b.charge() + "; releases an HTF synopsis of the whole grid "
+          + "(every later rectangle on this index is free)"});
+      rows.add(new Object[] {"budget per point: epsilon_tot " + params.epsilonTotal().doubleValue()
+          + " = epsilon_height " + params.epsilonHeight().doubleValue() + " + epsilon_prt ("
+          + params.partitionBudgetPerLevel().doubleValue() + " per level) + epsilon_data (the "
+          + "rest); the tree height is chosen privately from the noisy total"});
     }
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }

@@ -66,10 +66,23 @@ public final class SpatialSynopsis {
         || q.colTo() > bounds[3]) {
       throw new IllegalArgumentException("query " + q + " is outside the domain " + domain());
     }
-    int qr0 = q.rowFrom();
-    int qr1 = q.rowTo();
-    int qc0 = q.colFrom();
-    int qc1 = q.colTo();
+    return answer(q.rowFrom(), q.rowTo(), q.colFrom(), q.colTo());
+  }
+
+  /**
+   * The estimated number of records in the real rectangle {@code [rowFrom, rowTo) × [colFrom,
+   * colTo)} of grid coordinates (cell {@code (i, j)} is {@code [i, i+1) × [j, j+1)}), clipped to the
+   * domain: a query that cuts a grid cell counts the covered fraction of it, by the same uniformity
+   * assumption as for leaves. An empty or outside rectangle has estimate 0.
+   */
+  public double answer(double rowFrom, double rowTo, double colFrom, double colTo) {
+    double qr0 = Math.max(rowFrom, bounds[0]);
+    double qr1 = Math.min(rowTo, bounds[1]);
+    double qc0 = Math.max(colFrom, bounds[2]);
+    double qc1 = Math.min(colTo, bounds[3]);
+    if (!(qr1 > qr0 && qc1 > qc0)) {
+      return 0;
+    }
     int[] stack = new int[64];
     int top = 0;
     stack[top++] = 0;
@@ -81,17 +94,17 @@ public final class SpatialSynopsis {
       int r1 = bounds[b + 1];
       int c0 = bounds[b + 2];
       int c1 = bounds[b + 3];
-      long h = (long) Math.min(r1, qr1) - Math.max(r0, qr0);
-      long w = (long) Math.min(c1, qc1) - Math.max(c0, qc0);
+      double h = Math.min(r1, qr1) - Math.max(r0, qr0);
+      double w = Math.min(c1, qc1) - Math.max(c0, qc0);
       if (h <= 0 || w <= 0) {
         continue;
       }
-      long area = (long) (r1 - r0) * (c1 - c0);
-      long inter = h * w;
+      double area = (double) (r1 - r0) * (c1 - c0);
+      double inter = h * w;
       if (inter == area) {
         sum += estimate[v];
       } else if (count[v] == 0) {
-        sum += estimate[v] * ((double) inter / area);
+        sum += estimate[v] * (inter / area);
       } else {
         int k = count[v];
         if (top + k > stack.length) {
