@@ -5,20 +5,11 @@ package org.dpsql.matrix;
  * materialised for strategy selection: {@code (WᵀW)_{ij} = min(i,j)·(n − max(i,j) + 1)} (1-based;
  * seed 001 spec §2.11), and {@code (WᵀW)X} costs {@code O(n k)} by prefix sums.
  */
-public final class AllRangesWorkload implements Workload {
-  private final int n;
+public final class AllRangesWorkload extends OneDimensionalWorkload {
 
   /** All ranges over {@code n ≥ 1} cells. */
   public AllRangesWorkload(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("cells must be positive: " + n);
-    }
-    this.n = n;
-  }
-
-  @Override
-  public int cells() {
-    return n;
+    super(n);
   }
 
   @Override

@@ -11,10 +11,7 @@ public final class IdentityStrategy implements Strategy {
 
   /** The identity over {@code n ≥ 1} cells. */
   public IdentityStrategy(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("cells must be positive: " + n);
-    }
-    this.n = n;
+    this.n = Matrices.requireCells(n);
   }
 
   @Override

@@ -1,20 +1,11 @@
 package org.dpsql.matrix;
 
 /** The {@code n} single-cell queries: {@code W = I}, {@code WᵀW = I}. */
-public final class IdentityWorkload implements Workload {
-  private final int n;
+public final class IdentityWorkload extends OneDimensionalWorkload {
 
   /** The identity over {@code n ≥ 1} cells. */
   public IdentityWorkload(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("cells must be positive: " + n);
-    }
-    this.n = n;
-  }
-
-  @Override
-  public int cells() {
-    return n;
+    super(n);
   }
 
   @Override

@@ -95,6 +95,14 @@ public final class Matrices {
     return out;
   }
 
+  /** {@code n}, checked to be a positive number of cells. */
+  public static int requireCells(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("cells must be positive: " + n);
+    }
+    return n;
+  }
+
   static void requireLength(double[] x, int n) {
     if (x.length != n) {
       throw new IllegalArgumentException("expected a vector of " + n + " cells, got " + x.length);

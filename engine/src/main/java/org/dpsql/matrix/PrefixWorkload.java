@@ -4,20 +4,11 @@ package org.dpsql.matrix;
  * The {@code n} prefix (CDF) queries {@code [1, i]} over {@code n} ordered cells: {@code (WᵀW)_{ij} =
  * n − max(i,j) + 1} (1-based), with an {@code O(n k)} Gram product.
  */
-public final class PrefixWorkload implements Workload {
-  private final int n;
+public final class PrefixWorkload extends OneDimensionalWorkload {
 
   /** The prefixes of {@code n ≥ 1} cells. */
   public PrefixWorkload(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("cells must be positive: " + n);
-    }
-    this.n = n;
-  }
-
-  @Override
-  public int cells() {
-    return n;
+    super(n);
   }
 
   @Override

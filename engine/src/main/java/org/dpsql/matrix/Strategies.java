@@ -130,9 +130,7 @@ public final class Strategies {
   }
 
   private static double[][] fourierRows(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("cells must be positive: " + n);
-    }
+    Matrices.requireCells(n);
     double[][] f = new double[n][n];
     int r = 0;
     for (int j = 0; j < n; j++) {

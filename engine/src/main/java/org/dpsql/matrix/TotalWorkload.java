@@ -1,20 +1,11 @@
 package org.dpsql.matrix;
 
 /** The single query summing all {@code n} cells: {@code W = 1ᵀ}, {@code WᵀW = J} (all ones). */
-public final class TotalWorkload implements Workload {
-  private final int n;
+public final class TotalWorkload extends OneDimensionalWorkload {
 
   /** The total over {@code n ≥ 1} cells. */
   public TotalWorkload(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("cells must be positive: " + n);
-    }
-    this.n = n;
-  }
-
-  @Override
-  public int cells() {
-    return n;
+    super(n);
   }
 
   @Override

@@ -8,6 +8,7 @@ import org.dpsql.matrix.AllRangesWorkload;
 import org.dpsql.matrix.ExplicitWorkload;
 import org.dpsql.matrix.IdentityWorkload;
 import org.dpsql.matrix.KroneckerWorkload;
+import org.dpsql.matrix.Matrices;
 import org.dpsql.matrix.PermutedWorkload;
 import org.dpsql.matrix.PrefixWorkload;
 import org.dpsql.matrix.TotalWorkload;
@@ -401,10 +402,7 @@ public abstract class EigenBasis {
     private final int n;
 
     Sine(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("cells must be positive: " + n);
-      }
-      this.n = n;
+      this.n = Matrices.requireCells(n);
     }
 
     @Override
@@ -455,10 +453,7 @@ public abstract class EigenBasis {
     private final int n;
 
     Prefix(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("cells must be positive: " + n);
-      }
-      this.n = n;
+      this.n = Matrices.requireCells(n);
     }
 
     @Override

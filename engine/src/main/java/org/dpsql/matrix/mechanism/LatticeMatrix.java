@@ -2,6 +2,7 @@ package org.dpsql.matrix.mechanism;
 
 import java.math.BigInteger;
 import java.util.Arrays;
+import org.dpsql.matrix.Matrices;
 import org.dpsql.support.QuietOjAlgo;
 
 /**
@@ -88,9 +89,7 @@ public final class LatticeMatrix {
   /** The identity {@code I_n} on the lattice {@code 2^(−bits)}: {@code N = 2^bits · I}. */
   public static LatticeMatrix identity(int n, int bits) {
     checkBits(bits);
-    if (n < 1) {
-      throw new IllegalArgumentException("cells must be positive: " + n);
-    }
+    Matrices.requireCells(n);
     int[] start = new int[n + 1];
     int[] idx = new int[n];
     long[] val = new long[n];
