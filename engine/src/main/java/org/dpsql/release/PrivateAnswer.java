@@ -161,6 +161,33 @@ public final class PrivateAnswer {
   }
 
   /**
+   * The released table of a plan whose every aggregate is {@code COUNT(*)}, from one real estimate
+   * per cell (e.g. from a spatial synopsis): keys as usual, counts rounded to the nearest integer
+   * (post-processing), then ORDER BY / OFFSET / FETCH.
+   */
+  public static ResultTable estimates(MeasurementPlan plan, double[] perCell) {
+    List<ResultColumn> columns = columns(plan);
+    List<OutputItem> outputs = plan.query().outputs();
+    List<Object[]> rows = new ArrayList<>(perCell.length);
+    for (int cell = 0; cell < perCell.length; cell++) {
+      Object[] keys = plan.cells().keysOf(cell);
+      Object[] row = new Object[columns.size()];
+      for (int o = 0; o < outputs.size(); o++) {
+        OutputItem item = outputs.get(o);
+        if (item.isGroupKey()) {
+          row[o] = convert(keys[plan.query().groupBy().indexOf(item.column())], columns.get(o));
+        } else if (item.aggregate() == AggregateKind.COUNT_STAR) {
+          row[o] = Math.round(perCell[cell]);
+        } else {
+          throw new IllegalArgumentException("only COUNT(*) has per-cell estimates: " + item);
+        }
+      }
+      rows.add(row);
+    }
+    return new ResultTable(columns, postProcess(plan, columns, rows));
+  }
+
+  /**
    * A workload-style answer (DOUBLE estimates, see {@link WorkloadAnswer}) in the column types of a
    * single query: counts and integer sums rounded to the nearest integer, decimal sums to their
    * scale (post-processing of the estimates), then OFFSET / FETCH.

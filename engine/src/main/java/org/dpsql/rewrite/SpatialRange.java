@@ -23,9 +23,10 @@ import org.dpsql.sql.OutputItem;
 
 /**
  * A rectangle count over a spatial index of the policy ({@code spatial: {NAME: [X, Y]}}): {@code
- * SELECT COUNT(*) FROM t WHERE X BETWEEN ? AND ? AND Y >= ? ...} — no GROUP BY, only {@code
- * COUNT(*)}, and a filter that is a conjunction of range conditions ({@code BETWEEN}, {@code <},
- * {@code <=}, {@code >}, {@code >=}) comparing the index's two columns with literals or parameters.
+ * SELECT COUNT(*) FROM t WHERE X BETWEEN ? AND ? AND Y >= ? ...} — only {@code COUNT(*)}, and a
+ * filter that is a conjunction of range conditions ({@code BETWEEN}, {@code <}, {@code <=}, {@code
+ * >}, {@code >=}) comparing the index's two columns with literals or parameters — or a heat map,
+ * the same grouped by both columns of the index (one group per grid cell, the filter optional).
  *
  * <p>The rectangle is mapped to real grid coordinates, cell {@code (i, j)} (row = y bin, column =
  * x bin) being {@code [i, i+1) × [j, j+1)}: a bound between bin edges cuts its cell in proportion
@@ -55,21 +56,26 @@ public final class SpatialRange {
   /** The rectangle count {@code q} asks for, or null when {@code q} has another shape. */
   public static SpatialRange match(AggregateQuery q) {
     TablePolicy t = q.table();
-    if (t.spatial().isEmpty() || !q.groupBy().isEmpty() || q.where() == null) {
+    if (t.spatial().isEmpty() || (q.groupBy().isEmpty() && q.where() == null)) {
       return null;
     }
     for (OutputItem o : q.outputs()) {
-      if (o.isGroupKey() || o.aggregate() != AggregateKind.COUNT_STAR) {
+      if (!o.isGroupKey() && o.aggregate() != AggregateKind.COUNT_STAR) {
         return null;
       }
     }
     List<SqlCall> atoms = new ArrayList<>();
-    if (!conjuncts(q.where(), atoms)) {
+    if (q.where() != null && !conjuncts(q.where(), atoms)) {
       return null;
     }
     for (Map.Entry<String, List<String>> e : t.spatial().entrySet()) {
       ColumnPolicy x = t.column(e.getValue().get(0)).orElseThrow();
       ColumnPolicy y = t.column(e.getValue().get(1)).orElseThrow();
+      // a heat map groups by both columns of the index (each group is one grid cell)
+      if (!q.groupBy().isEmpty()
+          && !(q.groupBy().size() == 2 && q.groupBy().contains(x) && q.groupBy().contains(y))) {
+        continue;
+      }
       List<Bound> bounds = new ArrayList<>();
       boolean ok = true;
       for (SqlCall a : atoms) {

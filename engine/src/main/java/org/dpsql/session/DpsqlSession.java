@@ -298,11 +298,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     AggregateQuery query = ((AnalyzedStatement.PrivateAggregate) st).query();
     if (q.noise() == null) {
-      double estimate = spatial.answer(htf(query), query, q.sql().strip(), parameters);
-      Object[] row = new Object[q.columns().size()];
-      java.util.Arrays.fill(row, estimate);
-      return PrivateAnswer.conform(new ResultTable(q.columns(), List.<Object[]>of(row)),
-          q.columns(), query.offset(), query.fetch());
+      return PrivateAnswer.estimates(q.plan(),
+          spatial.answer(htf(query), query, q.plan().cells(), q.sql().strip(), parameters));
     }
     ResultTable fromSynopsis = workloads.fromSynopses(query, q.sql().strip(), parameters);
     if (fromSynopsis != null) {

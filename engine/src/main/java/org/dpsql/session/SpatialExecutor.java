@@ -79,25 +79,43 @@ final class SpatialExecutor {
     }
   }
 
-  /** The estimated counts of the rectangle, one per COUNT(*) output. */
-  double answer(SpatialRange r, AggregateQuery q, String statement, List<Object> parameters)
-      throws SQLException {
+  /**
+   * The estimated count of the rectangle, or for a heat map (GROUP BY the index's columns) of
+   * each group's grid cell within the rectangle, in the order of {@code groups}.
+   */
+  double[] answer(SpatialRange r, AggregateQuery q, CellDomain groups, String statement,
+      List<Object> parameters) throws SQLException {
     double[] rect = r.rectangle(parameters);
     Released done = synopses.get(key(r));
     if (done != null) {
       accountant.recordFree(statement, "synopsis:htf", null);
-      return done.synopsis().answer(rect[0], rect[1], rect[2], rect[3]);
-    }
-    synchronized (this) {
-      done = synopses.get(key(r));
-      if (done == null) {
-        done = release(r, q.hint(), statement);
-        synopses.put(key(r), done);
-      } else {
-        accountant.recordFree(statement, "synopsis:htf", null);
+    } else {
+      synchronized (this) {
+        done = synopses.get(key(r));
+        if (done == null) {
+          done = release(r, q.hint(), statement);
+          synopses.put(key(r), done);
+        } else {
+          accountant.recordFree(statement, "synopsis:htf", null);
+        }
       }
     }
-    return done.synopsis().answer(rect[0], rect[1], rect[2], rect[3]);
+    SpatialSynopsis s = done.synopsis();
+    if (q.groupBy().isEmpty()) {
+      return new double[] {s.answer(rect[0], rect[1], rect[2], rect[3])};
+    }
+    // one group per grid cell: its unit square, clipped to the filter's rectangle
+    boolean xFirst = q.groupBy().get(0).equals(r.x());
+    int nx = r.x().domainSize();
+    int ny = r.y().domainSize();
+    double[] out = new double[groups.size()];
+    for (int g = 0; g < out.length; g++) {
+      int i = xFirst ? g % ny : g / nx; // row (y bin)
+      int j = xFirst ? g / ny : g % nx; // column (x bin)
+      out[g] = s.answer(Math.max(i, rect[0]), Math.min(i + 1, rect[1]), Math.max(j, rect[2]),
+          Math.min(j + 1, rect[3]));
+    }
+    return out;
   }
 
   private Released release(SpatialRange r, DpHint hint, String statement) throws SQLException {

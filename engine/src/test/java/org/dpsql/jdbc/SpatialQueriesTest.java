@@ -166,4 +166,33 @@ class SpatialQueriesTest {
       Files.deleteIfExists(bad);
     }
   }
+  @Test
+  void aHeatMapGroupsByBothColumnsAndIsFreeAfterTheRelease() throws Exception {
+    try (Connection c = connect(3); Statement st = c.createStatement()) {
+      long total;
+      try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM CHECKINS WHERE LON < 32")) {
+        rs.next();
+        total = rs.getLong(1);
+      }
+      long sum = 0;
+      int rows = 0;
+      int outside = 0;
+      try (ResultSet rs = st.executeQuery(
+          "SELECT LON, LAT, COUNT(*) FROM CHECKINS WHERE LON < 32 GROUP BY LON, LAT")) {
+        while (rs.next()) {
+          rows++;
+          sum += rs.getLong(3);
+          if (rs.getBigDecimal(1).compareTo(new BigDecimal(32)) >= 0 && rs.getLong(3) != 0) {
+            outside++;
+          }
+        }
+      }
+      assertEquals(128 * 128, rows, "one row per grid cell, zeros included");
+      assertEquals(0, outside, "cells outside the filter are 0");
+      assertTrue(Math.abs(sum - total) <= 2000, "cells add up to the rectangle: " + sum + " vs " + total);
+      var ledger = TestDatabase.session(c).accountant().ledger();
+      assertEquals(2, ledger.size());
+      assertEquals(LedgerEntry.SYNOPSIS, ledger.get(1).source());
+    }
+  }
 }
