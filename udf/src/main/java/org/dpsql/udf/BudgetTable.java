@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.List;
 import org.dpsql.accounting.Accountant;
 import org.dpsql.accounting.Accounting;
+import org.dpsql.accounting.LedgerEntry;
 import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.release.ResultColumn;
 import org.dpsql.session.SessionView;
@@ -16,7 +17,8 @@ import org.dpsql.session.SystemTable;
  * <p>Columns: ACCOUNTING ('pure'|'approx'|'zcdp'), UNIT ('epsilon'|'rho'), TOTAL, SPENT,
  * REMAINING, DELTA (the δ budget under approx, the reporting δ under zCDP, else NULL),
  * DELTA_SPENT (approx only), EPSILON_SPENT and EPSILON_TOTAL (ε at DELTA; equal to SPENT and TOTAL
- * under pure and approx), QUERIES (charged queries so far).
+ * under pure and approx), QUERIES (charged queries so far; free answers from synopses are not
+ * counted).
  */
 public final class BudgetTable implements SystemTable {
   @Override
@@ -61,6 +63,6 @@ public final class BudgetTable implements SystemTable {
         a.accounting() == Accounting.APPROX ? spent.delta() : null,
         a.epsilonSpentAtDelta(),
         a.epsilonTotalAtDelta(),
-        (long) a.ledger().size()});
+        a.ledger().stream().filter(e -> e.source().equals(LedgerEntry.MEASURED)).count()});
   }
 }
