@@ -146,6 +146,22 @@ public record NoisePlan(Mechanism mechanism, PrivacyCost charge, List<NoiseMecha
     };
   }
 
+  /**
+   * The charge of a zCDP mechanism spending a statement's cost: ρ under {@code zcdp}, (ε, δ) under
+   * {@code approx} (the mechanism then runs at the largest ρ implying them); XDP05 under {@code
+   * pure}, which a zCDP mechanism cannot satisfy.
+   */
+  public static PrivacyCost zcdpCharge(Accounting accounting, BudgetAmount defaultQuery,
+      BigDecimal reportingDelta, DpHint hint) throws SQLException {
+    Budget b = budget(accounting, defaultQuery, reportingDelta, hint);
+    return switch (accounting) {
+      case ZCDP -> PrivacyCost.zcdp(b.rho());
+      case APPROX -> PrivacyCost.approx(b.epsilon(), b.delta());
+      case PURE -> throw SqlStates.badPrivacyParameter("this mechanism gives zCDP guarantees, but "
+          + "the policy uses pure ε-DP accounting");
+    };
+  }
+
   /** Checks that a hint and the policy give a consistent cost (XDP05 otherwise). */
   public static void checkBudget(Accounting accounting, BudgetAmount defaultQuery,
       BigDecimal reportingDelta, DpHint hint) throws SQLException {

@@ -42,6 +42,7 @@ import org.dpsql.rewrite.FamilyWorkload;
 import org.dpsql.rewrite.SpatialRange;
 import org.dpsql.sql.AggregateQuery;
 import org.dpsql.sql.Mechanism;
+import org.dpsql.sql.WorkloadQuery;
 import org.dpsql.sql.AnalyzedStatement;
 import org.dpsql.sql.QueryAnalyzer;
 
@@ -200,6 +201,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.ExplainWorkload) {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
     }
+    if (st instanceof AnalyzedStatement.PrivateAggregate p && topDown(p.query()) != null) {
+      // GROUP BY one level of a hierarchy with mechanism 'topdown'/'inftda': one tree release
+      workloads.topDownLevels(topDown(p.query())); // refuses (XDP03) what InfTDA cannot answer
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, null);
+    }
     if (st instanceof AnalyzedStatement.PrivateAggregate p && htf(p.query()) != null) {
       // a rectangle count over a spatial index: HTF (checked now, released at execution)
       spatial.parameters(htf(p.query()), p.query().hint());
@@ -240,6 +247,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     if (st instanceof AnalyzedStatement.NamedWorkload w) {
       return releaseOnce(w.normalizedSql(), q, parameters);
+    }
+    if (st instanceof AnalyzedStatement.Explain e && topDown(e.query()) != null) {
+      return ExplainTable.plan(topDown(e.query()), this);
     }
     if (st instanceof AnalyzedStatement.Explain e && htf(e.query()) != null) {
       return ExplainTable.spatialPlan(htf(e.query()), e.query(), this);
@@ -297,6 +307,10 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return workloads.release(w.query(), q.sql().strip());
     }
     AggregateQuery query = ((AnalyzedStatement.PrivateAggregate) st).query();
+    if (q.noise() == null && topDown(query) != null) {
+      return PrivateAnswer.conform(workloads.release(topDown(query), q.sql().strip(), parameters),
+          q.columns(), query.offset(), query.fetch());
+    }
     if (q.noise() == null) {
       return PrivateAnswer.estimates(q.plan(),
           spatial.answer(htf(query), query, q.plan().cells(), q.sql().strip(), parameters));
@@ -345,6 +359,19 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + "(spatial: {NAME: [X, Y]}), and nothing else");
     }
     return r;
+  }
+
+  /**
+   * A single aggregate asked of TopDown ({@code mechanism='topdown'} or {@code 'inftda'}) as a
+   * one-part workload, else null.
+   */
+  static WorkloadQuery topDown(AggregateQuery q) {
+    Mechanism m = q.hint().mechanism();
+    if (m != Mechanism.TOPDOWN && m != Mechanism.INFTDA) {
+      return null;
+    }
+    return new WorkloadQuery(WorkloadQuery.Shape.GROUPING_SETS, q.table(), List.of(q), q.hint(),
+        q.orderBy());
   }
 
   /** The HTF executor of this connection (released spatial synopses). */

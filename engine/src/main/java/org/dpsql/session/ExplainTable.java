@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.errors.SqlStates;
+import org.dpsql.hierarchy.Hierarchy;
+import org.dpsql.hierarchy.TopDownBudget;
+import org.dpsql.hierarchy.TopDownErrorBound;
 import org.dpsql.matrix.Workload;
 import org.dpsql.release.NoiseMechanism;
 import org.dpsql.release.NoisePlan;
@@ -42,6 +45,11 @@ final class ExplainTable {
   private ExplainTable() {}
 
   static ResultTable table(AnalyzedStatement inner, DpsqlSession session) throws SQLException {
+    if (inner instanceof AnalyzedStatement.PrivateAggregate p
+        && DpsqlSession.topDown(p.query()) != null) {
+      inner = new AnalyzedStatement.PrivateWorkload(DpsqlSession.topDown(p.query()),
+          p.normalizedSql(), p.parameters());
+    }
     List<Object[]> rows = new ArrayList<>();
     if (inner instanceof AnalyzedStatement.PrivateAggregate p && DpsqlSession.htf(p.query()) != null) {
       SpatialRange r = DpsqlSession.htf(p.query());
@@ -69,6 +77,12 @@ final class ExplainTable {
     List<Measurement> ms;
     List<Workload> ws;
     org.dpsql.policy.TablePolicy table;
+    if (inner instanceof AnalyzedStatement.PrivateWorkload w
+        && session.workloads().topDownLevels(w.query()) != null) {
+      rows.add(row("inftda", true, session.workloads().topDownChargeForExplain(w.query()),
+          Double.NaN, "COUNT(*)"));
+      return new ResultTable(COLUMNS, rows);
+    }
     if (inner instanceof AnalyzedStatement.PrivateWorkload w) {
       WorkloadPlan plan = workloadPlan(w.query());
       hint = w.query().hint();
@@ -99,6 +113,30 @@ final class ExplainTable {
 
   /** {@code EXPLAIN PLAN FOR} a UNION ALL / grouping-sets workload, as text lines. */
   static ResultTable plan(WorkloadQuery query, DpsqlSession session) throws SQLException {
+    java.util.List<org.dpsql.policy.ColumnPolicy> levels = session.workloads().topDownLevels(query);
+    if (levels != null) {
+      TopDownBudget b = session.workloads().topDownBudget(query, levels.size());
+      Hierarchy domain = Hierarchy.uniform(
+          levels.stream().mapToInt(org.dpsql.policy.ColumnPolicy::domainSize).toArray());
+      List<Object[]> rows = new ArrayList<>();
+      rows.add(new Object[] {"roll-up over " + String.join(" > ",
+          levels.stream().map(org.dpsql.policy.ColumnPolicy::name).toList()) + " of "
+          + query.table().name() + ": one InfTDA release (TopDown with IntOpt, seed 003) of a "
+          + levels.size() + "-level tree, integral, non-negative and consistent; later roll-ups and "
+          + "drill-downs within it are free"});
+      rows.add(new Object[] {"cost: " + session.workloads().topDownChargeForExplain(query)
+          + " (zCDP rho " + b.rho().doubleValue() + ", split equally over the levels; unbounded "
+          + "DP: the total is perturbed too)"});
+      for (int l = 1; l <= levels.size(); l++) {
+        rows.add(new Object[] {"level " + l + " (" + levels.get(l - 1).name() + ", "
+            + domain.levelSize(l) + " nodes): discrete Gaussian sigma^2 = "
+            + String.format("%.4g", b.sigmaSquared(l).doubleValue())
+            + ", max error <= " + String.format("%.4g",
+                TopDownErrorBound.maxErrorBound(b, domain, l, 0.05))
+            + " with probability 0.95 (Theorem 4)"});
+      }
+      return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+    }
     WorkloadPlan plan = workloadPlan(query);
     WorkloadCalibration cal = session.workloads().calibrate(query.table(), query.hint(),
         plan.measurements(), new ArrayList<>(plan.workloads()));

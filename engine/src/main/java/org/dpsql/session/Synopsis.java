@@ -8,14 +8,22 @@ import org.dpsql.rewrite.CellDomain;
 import org.dpsql.rewrite.Measurement;
 
 /**
- * A released measurement kept for free post-processing: the least-squares estimate {@code x̂} of
- * one data vector (a measurement of a private table over the cells of some columns) under the
- * strategy that was measured. A later query whose cells are a coarsening of these cells (its
- * columns are a subset) and whose every row lies in the strategy's row space is answered as
- * {@code w x̂}, which is post-processing of the release and costs nothing.
+ * A released measurement kept for free post-processing: an estimate {@code x̂} of one data vector
+ * (a measurement of a private table over the cells of some columns) — the least-squares estimate
+ * of the matrix mechanism ({@code estimate} non-null: queries must lie in its strategy's row space,
+ * and have variances), or the released leaves of a TopDown tree ({@code estimate} null: every
+ * query of the cells is answerable, without an error estimate). A later query whose cells are a
+ * coarsening of these cells (its columns are a subset) is answered as {@code w x̂}, which is
+ * post-processing of the release and costs nothing.
  */
 record Synopsis(TablePolicy table, CellDomain cells, Measurement measurement, Estimate estimate,
-    String mechanism) {
+    double[] values, String mechanism) {
+
+  /** The synopsis of a matrix-mechanism estimate. */
+  Synopsis(TablePolicy table, CellDomain cells, Measurement measurement, Estimate estimate,
+      String mechanism) {
+    this(table, cells, measurement, estimate, estimate.cells(), mechanism);
+  }
 
   /** Whether this synopsis measured {@code m} of {@code t} over cells that refine {@code columns}. */
   boolean covers(TablePolicy t, List<ColumnPolicy> columns, Measurement m) {

@@ -9,13 +9,24 @@ import org.dpsql.accounting.Accountant;
 import org.dpsql.accounting.BudgetExceededException;
 import org.dpsql.backend.ExactMeasurer;
 import org.dpsql.errors.SqlStates;
+import org.dpsql.hierarchy.BudgetSplit;
+import org.dpsql.hierarchy.Contribution;
+import org.dpsql.hierarchy.HierarchicalCounts;
+import org.dpsql.hierarchy.Hierarchy;
+import org.dpsql.hierarchy.Neighbouring;
+import org.dpsql.hierarchy.TopDownBudget;
+import org.dpsql.hierarchy.TopDownMechanism;
+import org.dpsql.hierarchy.TopDownRelease;
 import org.dpsql.matrix.SparseWorkload;
 import org.dpsql.matrix.Workload;
 import org.dpsql.matrix.mechanism.Estimate;
 import org.dpsql.matrix.mechanism.MatrixMechanism;
 import org.dpsql.mechanism.RandomBits;
+import org.dpsql.mechanism.Rational;
+import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.TablePolicy;
+import org.dpsql.release.NoisePlan;
 import org.dpsql.release.ResultColumn;
 import org.dpsql.release.ResultTable;
 import org.dpsql.release.WorkloadAnswer;
@@ -28,6 +39,7 @@ import org.dpsql.rewrite.WorkloadPlan;
 import org.dpsql.sql.AggregateQuery;
 import org.dpsql.sql.DpHint;
 import org.dpsql.sql.FamilyQuery;
+import org.dpsql.sql.Mechanism;
 import org.dpsql.sql.WorkloadQuery;
 
 /**
@@ -70,6 +82,10 @@ final class WorkloadExecutor {
   /** Answers a UNION ALL / grouping-sets workload. */
   ResultTable release(WorkloadQuery query, String statement, List<Object> parameters)
       throws SQLException {
+    List<ColumnPolicy> levels = topDownLevels(query);
+    if (levels != null) {
+      return releaseTopDown(query, levels, statement, parameters);
+    }
     WorkloadPlan plan = WorkloadPlan.of(query, parameters);
     Answers a = answer(query.table(), query.hint(), plan.cells(), plan.measurements(),
         new ArrayList<>(plan.workloads()), statement, parameters, query.hint().ci() != null);
@@ -144,6 +160,121 @@ final class WorkloadExecutor {
     }
     accountant.recordFree(statement, a.mechanism, a.rmse);
     return WorkloadAnswer.build(plan, a.values, a.stdErrors);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Roll-ups over a declared hierarchy: TopDown (InfTDA, seed 003)
+
+  /**
+   * The hierarchy levels (coarse to fine, as deep as the query goes) when InfTDA answers {@code q}:
+   * every part counts rows ({@code COUNT(*)} only, no filter) grouped by a prefix of one declared
+   * hierarchy, the accounting is zCDP or approx, no {@code ci}, and the mechanism is {@code auto},
+   * {@code topdown} or {@code inftda}. Null otherwise; XDP03 when {@code topdown}/{@code inftda}
+   * was asked for and cannot be used.
+   */
+  List<ColumnPolicy> topDownLevels(WorkloadQuery q) throws SQLException {
+    Mechanism m = q.hint().mechanism();
+    boolean asked = m == Mechanism.TOPDOWN || m == Mechanism.INFTDA;
+    if (!asked && m != Mechanism.AUTO) {
+      return null;
+    }
+    List<ColumnPolicy> match = null;
+    for (List<String> h : q.table().hierarchies().values()) {
+      List<ColumnPolicy> cols = h.stream().map(c -> q.table().column(c).orElseThrow()).toList();
+      int depth = 0;
+      boolean ok = true;
+      for (AggregateQuery part : q.parts()) {
+        ok &= part.where() == null
+            && part.outputs().stream().allMatch(o -> o.isGroupKey()
+                || o.aggregate() == org.dpsql.sql.AggregateKind.COUNT_STAR)
+            && part.groupBy().size() <= cols.size()
+            && part.groupBy().equals(cols.subList(0, part.groupBy().size()));
+        depth = Math.max(depth, part.groupBy().size());
+      }
+      if (ok && depth > 0) {
+        match = cols.subList(0, depth);
+        break;
+      }
+    }
+    String why = match == null ? "the query must count rows (COUNT(*), no WHERE) grouped by "
+        + "prefixes of a hierarchy declared in the policy, e.g. GROUP BY ROLLUP(STATE, COUNTY)"
+        : accountant.accounting() == org.dpsql.accounting.Accounting.PURE
+            ? "InfTDA is a zCDP mechanism and this policy uses pure accounting"
+            : q.hint().ci() != null ? "ci is not available for TopDown releases" : null;
+    if (why != null) {
+      if (asked) {
+        throw SqlStates.notSupported("mechanism '" + m.sqlName() + "' cannot answer this "
+            + "statement: " + why);
+      }
+      return null;
+    }
+    return match;
+  }
+
+  /** The TopDown budget of a roll-up: zCDP ρ (approx: the largest ρ implying the (ε, δ)). */
+  TopDownBudget topDownBudget(WorkloadQuery q, int depth) throws SQLException {
+    org.dpsql.accounting.PrivacyCost charge = topDownCharge(q);
+    Rational rho = charge.rho().signum() > 0 ? Rational.of(charge.rho())
+        : TopDownBudget.rhoForApproxDp(charge.epsilon(), charge.delta());
+    return TopDownBudget.of(rho, depth, Neighbouring.UNBOUNDED,
+        new Contribution(q.table().maxRowsPerUnit(), false), BudgetSplit.uniform());
+  }
+
+  /** What a roll-up answered by InfTDA is charged (for EXPLAIN). */
+  org.dpsql.accounting.PrivacyCost topDownChargeForExplain(WorkloadQuery q) throws SQLException {
+    return topDownCharge(q);
+  }
+
+  private org.dpsql.accounting.PrivacyCost topDownCharge(WorkloadQuery q) throws SQLException {
+    return NoisePlan.zcdpCharge(accountant.accounting(), policy.budget().defaultQuery(),
+        reportingDelta, q.hint());
+  }
+
+  private ResultTable releaseTopDown(WorkloadQuery query, List<ColumnPolicy> levels,
+      String statement, List<Object> parameters) throws SQLException {
+    WorkloadPlan plan = WorkloadPlan.of(query, parameters);
+    List<Workload> ws = new ArrayList<>(plan.workloads());
+    Answers free = covered(query.table(), plan.cells(), plan.measurements(), ws, false);
+    if (free != null) {
+      accountant.recordFree(statement, free.mechanism, free.rmse);
+      return WorkloadAnswer.build(plan, free.values, null);
+    }
+    TopDownBudget budget = topDownBudget(query, levels.size());
+    org.dpsql.accounting.PrivacyCost charge = topDownCharge(query);
+    if (!accountant.canAfford(charge)) {
+      throw new BudgetExceededException(accountant.accounting(), charge, accountant.remaining());
+    }
+    CellDomain leaves = new CellDomain(levels); // mixed radix, coarse level slowest = leaf ids
+    AggregateQuery whole = new AggregateQuery(query.table(), levels, List.of(), null,
+        query.hint(), List.of(), null, null);
+    long[][] exact = measureWithheld(new MeasurementPlan(whole, leaves,
+        List.of(Measurement.countStar())), parameters);
+    int[] fanOuts = levels.stream().mapToInt(ColumnPolicy::domainSize).toArray();
+    Hierarchy domain = Hierarchy.uniform(fanOuts);
+    List<Long> ids = new ArrayList<>();
+    List<Long> counts = new ArrayList<>();
+    for (int leaf = 0; leaf < exact[0].length; leaf++) {
+      if (exact[0][leaf] > 0) {
+        ids.add((long) leaf);
+        counts.add(exact[0][leaf]);
+      }
+    }
+    HierarchicalCounts data = HierarchicalCounts.fromLeafCounts(domain,
+        ids.stream().mapToLong(Long::longValue).toArray(),
+        counts.stream().mapToLong(Long::longValue).toArray());
+    accountant.charge(charge, statement, "inftda", null);
+    TopDownRelease release = TopDownMechanism.infTda(budget).release(data, random);
+    // the released leaves, laid out over the plan's cells (policy column order)
+    int[] proj = new Synopsis(query.table(), leaves, Measurement.countStar(), null,
+        new double[leaves.size()], "inftda").projectionOnto(plan.cells());
+    double[] xhat = new double[plan.cells().size()];
+    for (int leaf = 0; leaf < proj.length; leaf++) {
+      xhat[proj[leaf]] += release.tree().count(levels.size(), leaf);
+    }
+    synopses.add(0, new Synopsis(query.table(), plan.cells(), Measurement.countStar(), null, xhat,
+        "inftda"));
+    double[][] answers = {ws.get(0).answer(xhat)};
+    return WorkloadAnswer.build(plan, answers, null);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -234,10 +365,13 @@ final class WorkloadExecutor {
         continue;
       }
       Estimate e = s.estimate();
+      if (e == null && ci) {
+        continue; // a TopDown release has no error estimate to build intervals from
+      }
       boolean sameCells = s.cells().columns().equals(cells.columns());
-      double[] xhat = e.cells();
+      double[] xhat = s.values();
       if (sameCells) {
-        if (!e.inference().fullColumnRank()) {
+        if (e != null && !e.inference().fullColumnRank()) {
           try {
             e.inference().requireInRowSpace(w);
           } catch (IllegalArgumentException notCovered) {
@@ -265,7 +399,7 @@ final class WorkloadExecutor {
             v[f] = 1;
           }
         }
-        ok = e.inference().fullColumnRank() || e.inference().inRowSpace(v);
+        ok = e == null || e.inference().fullColumnRank() || e.inference().inRowSpace(v);
         lifted[r] = v;
       }
       if (!ok) {

@@ -1,0 +1,188 @@
+package org.dpsql.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import org.dpsql.accounting.LedgerEntry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Roll-ups over a hierarchy declared in the policy are answered by InfTDA through JDBC: one charged
+ * release of an integral, non-negative, consistent tree; later roll-ups and drill-downs are free.
+ */
+class TopDownQueriesTest {
+  private static String url;
+  private static Connection h2;
+  private static Path policy;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    url = "jdbc:h2:mem:geo" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1";
+    h2 = DriverManager.getConnection(url);
+    try (Statement st = h2.createStatement()) {
+      st.execute("CREATE TABLE PEOPLE (ID INT PRIMARY KEY, HH INT NOT NULL, STATE VARCHAR(2) NOT "
+          + "NULL, COUNTY VARCHAR(3) NOT NULL)");
+    }
+    SplittableRandom r = new SplittableRandom(5);
+    String[] states = {"NY", "CA", "TX", "IL"};
+    try (PreparedStatement ps = h2.prepareStatement("INSERT INTO PEOPLE VALUES (?,?,?,?)")) {
+      for (int i = 0; i < 8000; i++) {
+        ps.setInt(1, i);
+        ps.setInt(2, i / 2);
+        ps.setString(3, states[Math.min(3, (int) Math.abs(r.nextGaussian() * 1.3))]);
+        ps.setString(4, "C" + (1 + Math.min(4, (int) Math.abs(r.nextGaussian() * 2))));
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+    policy = Files.createTempFile("dpsql-td", ".yaml");
+    Files.writeString(policy, "allow_seed: true\nbudget:\n  accounting: zcdp\n"
+        + "  per_connection: {rho: 2}\n  default_query: {rho: 0.5}\n"
+        + "tables:\n  PEOPLE:\n    privacy_unit: HH\n    max_rows_per_unit: 2\n    columns:\n"
+        + "      STATE: {values: [NY, CA, TX, IL]}\n"
+        + "      COUNTY: {values: [C1, C2, C3, C4, C5]}\n"
+        + "    hierarchies:\n      GEO: [STATE, COUNTY]\n");
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    h2.close();
+    Files.deleteIfExists(policy);
+  }
+
+  private static Connection connect(Path p, long seed) throws SQLException {
+    Properties props = new Properties();
+    props.setProperty("policy", p.toString());
+    props.setProperty("seed", Long.toString(seed));
+    return DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length()), props);
+  }
+
+  @Test
+  void aRollupIsOneConsistentIntegralReleaseAndDrillDownsAreFree() throws Exception {
+    try (Connection c = connect(policy, 1); Statement st = c.createStatement()) {
+      List<Object[]> rows = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery(
+          "SELECT STATE, COUNTY, COUNT(*) AS N FROM PEOPLE GROUP BY ROLLUP(STATE, COUNTY)")) {
+        while (rs.next()) {
+          rows.add(new Object[] {rs.getString(1), rs.getString(2), rs.getDouble(3)});
+        }
+      }
+      assertEquals(4 * 5 + 4 + 1, rows.size());
+      double total = (Double) rows.get(24)[2];
+      assertNull(rows.get(24)[0]);
+      double statesSum = 0;
+      for (int s = 0; s < 4; s++) {
+        double state = (Double) rows.get(20 + s)[2];
+        double counties = 0;
+        for (int k = 0; k < 5; k++) {
+          double v = (Double) rows.get(5 * s + k)[2];
+          assertEquals(Math.rint(v), v, 0.0, "integral");
+          assertTrue(v >= 0, "non-negative");
+          counties += v;
+        }
+        assertEquals(state, counties, 0.0, "a state is the sum of its counties");
+        statesSum += state;
+      }
+      assertEquals(total, statesSum, 0.0, "the total is the sum of the states");
+      assertTrue(Math.abs(total - 8000) < 200, "total " + total);
+      var accountant = TestDatabase.session(c).accountant();
+      assertEquals("inftda", accountant.ledger().get(0).mechanism());
+
+      // a drill-down inside the released tree: free, and equal to the released states
+      try (ResultSet rs = st.executeQuery("SELECT STATE, COUNT(*) FROM PEOPLE GROUP BY STATE")) {
+        for (int s = 0; s < 4; s++) {
+          rs.next();
+          assertEquals(((Double) rows.get(20 + s)[2]).longValue(), rs.getLong(2));
+        }
+      }
+      List<LedgerEntry> ledger = accountant.ledger();
+      assertEquals(2, ledger.size());
+      assertEquals(LedgerEntry.SYNOPSIS, ledger.get(1).source());
+      assertEquals(0, new java.math.BigDecimal("0.5").compareTo(accountant.spent().rho()));
+    }
+  }
+
+  @Test
+  void explainShowsPerLevelNoiseAndTheBound() throws Exception {
+    try (Connection c = connect(policy, 2); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR SELECT STATE, COUNTY, COUNT(*) FROM "
+            + "PEOPLE GROUP BY ROLLUP(STATE, COUNTY)")) {
+      StringBuilder plan = new StringBuilder();
+      while (rs.next()) {
+        plan.append(rs.getString(1)).append('\n');
+      }
+      assertTrue(plan.toString().contains("level 2 (COUNTY, 20 nodes): discrete Gaussian sigma^2"),
+          plan.toString());
+      assertTrue(plan.toString().contains("Theorem 4"), plan.toString());
+    }
+  }
+
+  @Test
+  void topDownIsRefusedWhereItCannotAnswer() throws Exception {
+    Path pure = Files.createTempFile("dpsql-td-pure", ".yaml");
+    try {
+      Files.writeString(pure, Files.readString(policy).replace(
+          "  accounting: zcdp\n  per_connection: {rho: 2}\n  default_query: {rho: 0.5}\n",
+          "  accounting: pure\n  per_connection: {epsilon: 2}\n  default_query: {epsilon: 0.5}\n"));
+      try (Connection c = connect(pure, 3); Statement st = c.createStatement()) {
+        SQLException e = assertThrows(SQLException.class, () -> st.executeQuery(
+            "SELECT /*+ DP(mechanism='inftda') */ STATE, COUNT(*) FROM PEOPLE GROUP BY "
+                + "ROLLUP(STATE)"));
+        assertEquals("XDP03", e.getSQLState());
+        // auto falls back to the matrix mechanism under pure accounting
+        try (ResultSet rs = st.executeQuery(
+            "SELECT STATE, COUNT(*) FROM PEOPLE GROUP BY ROLLUP(STATE)")) {
+          int n = 0;
+          while (rs.next()) {
+            n++;
+          }
+          assertEquals(5, n);
+        }
+        assertTrue(!TestDatabase.session(c).accountant().ledger().get(0).mechanism()
+            .equals("inftda"));
+      }
+    } finally {
+      Files.deleteIfExists(pure);
+    }
+  }
+  @Test
+  void aSingleLevelGroupByAskedOfInftdaIsOneTreeRelease() throws Exception {
+    try (Connection c = connect(policy, 4); Statement st = c.createStatement()) {
+      long sum = 0;
+      int n = 0;
+      try (ResultSet rs = st.executeQuery(
+          "SELECT /*+ DP(mechanism='inftda') */ STATE, COUNT(*) FROM PEOPLE GROUP BY STATE")) {
+        while (rs.next()) {
+          n++;
+          assertTrue(rs.getLong(2) >= 0);
+          sum += rs.getLong(2);
+        }
+      }
+      assertEquals(4, n);
+      assertTrue(Math.abs(sum - 8000) < 200, "sum " + sum);
+      assertEquals("inftda", TestDatabase.session(c).accountant().ledger().get(0).mechanism());
+      try (ResultSet rs = st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN('SELECT /*+ "
+          + "DP(mechanism=''inftda'') */ STATE, COUNT(*) FROM PEOPLE GROUP BY STATE'))")) {
+        rs.next();
+        assertEquals("inftda", rs.getString(1));
+      }
+    }
+  }
+}
