@@ -203,7 +203,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     if (st instanceof AnalyzedStatement.PrivateAggregate p && topDown(p.query()) != null) {
       // GROUP BY one level of a hierarchy with mechanism 'topdown'/'inftda': one tree release
-      workloads.topDownLevels(topDown(p.query())); // refuses (XDP03) what InfTDA cannot answer
+      workloads.topDownShape(topDown(p.query())); // refuses (XDP03) what InfTDA cannot answer
       MeasurementPlan plan = MeasurementPlan.of(p.query());
       return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, null);
     }

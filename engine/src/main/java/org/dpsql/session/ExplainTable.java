@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.errors.SqlStates;
-import org.dpsql.hierarchy.Hierarchy;
 import org.dpsql.hierarchy.TopDownBudget;
 import org.dpsql.hierarchy.TopDownErrorBound;
 import org.dpsql.matrix.Workload;
@@ -78,7 +77,7 @@ final class ExplainTable {
     List<Workload> ws;
     org.dpsql.policy.TablePolicy table;
     if (inner instanceof AnalyzedStatement.PrivateWorkload w
-        && session.workloads().topDownLevels(w.query()) != null) {
+        && session.workloads().topDownShape(w.query()) != null) {
       rows.add(row("inftda", true, session.workloads().topDownChargeForExplain(w.query()),
           Double.NaN, "COUNT(*)"));
       return new ResultTable(COLUMNS, rows);
@@ -113,26 +112,23 @@ final class ExplainTable {
 
   /** {@code EXPLAIN PLAN FOR} a UNION ALL / grouping-sets workload, as text lines. */
   static ResultTable plan(WorkloadQuery query, DpsqlSession session) throws SQLException {
-    java.util.List<org.dpsql.policy.ColumnPolicy> levels = session.workloads().topDownLevels(query);
-    if (levels != null) {
-      TopDownBudget b = session.workloads().topDownBudget(query, levels.size());
-      Hierarchy domain = Hierarchy.uniform(
-          levels.stream().mapToInt(org.dpsql.policy.ColumnPolicy::domainSize).toArray());
+    TopDownShape tree = session.workloads().topDownShape(query);
+    if (tree != null) {
+      TopDownBudget b = session.workloads().topDownBudget(query, tree.depth());
       List<Object[]> rows = new ArrayList<>();
-      rows.add(new Object[] {"roll-up over " + String.join(" > ",
-          levels.stream().map(org.dpsql.policy.ColumnPolicy::name).toList()) + " of "
-          + query.table().name() + ": one InfTDA release (TopDown with IntOpt, seed 003) of a "
-          + levels.size() + "-level tree, integral, non-negative and consistent; later roll-ups and "
-          + "drill-downs within it are free"});
+      rows.add(new Object[] {"InfTDA (TopDown with IntOpt, seed 003) over " + tree.description()
+          + " of " + query.table().name() + ": one release of a " + tree.depth() + "-level tree, "
+          + "integral, non-negative and consistent; later roll-ups and drill-downs within it are "
+          + "free"});
       rows.add(new Object[] {"cost: " + session.workloads().topDownChargeForExplain(query)
           + " (zCDP rho " + b.rho().doubleValue() + ", split equally over the levels; unbounded "
           + "DP: the total is perturbed too)"});
-      for (int l = 1; l <= levels.size(); l++) {
-        rows.add(new Object[] {"level " + l + " (" + levels.get(l - 1).name() + ", "
-            + domain.levelSize(l) + " nodes): discrete Gaussian sigma^2 = "
+      for (int l = 1; l <= tree.depth(); l++) {
+        rows.add(new Object[] {"level " + l + " (" + tree.levelName(l) + ", "
+            + tree.domain().levelSize(l) + " nodes): discrete Gaussian sigma^2 = "
             + String.format("%.4g", b.sigmaSquared(l).doubleValue())
             + ", max error <= " + String.format("%.4g",
-                TopDownErrorBound.maxErrorBound(b, domain, l, 0.05))
+                TopDownErrorBound.maxErrorBound(b, tree.domain(), l, 0.05))
             + " with probability 0.95 (Theorem 4)"});
       }
       return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);

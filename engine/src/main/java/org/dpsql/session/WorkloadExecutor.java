@@ -12,7 +12,6 @@ import org.dpsql.errors.SqlStates;
 import org.dpsql.hierarchy.BudgetSplit;
 import org.dpsql.hierarchy.Contribution;
 import org.dpsql.hierarchy.HierarchicalCounts;
-import org.dpsql.hierarchy.Hierarchy;
 import org.dpsql.hierarchy.Neighbouring;
 import org.dpsql.hierarchy.TopDownBudget;
 import org.dpsql.hierarchy.TopDownMechanism;
@@ -82,9 +81,9 @@ final class WorkloadExecutor {
   /** Answers a UNION ALL / grouping-sets workload. */
   ResultTable release(WorkloadQuery query, String statement, List<Object> parameters)
       throws SQLException {
-    List<ColumnPolicy> levels = topDownLevels(query);
-    if (levels != null) {
-      return releaseTopDown(query, levels, statement, parameters);
+    TopDownShape tree = topDownShape(query);
+    if (tree != null) {
+      return releaseTopDown(query, tree, statement, parameters);
     }
     WorkloadPlan plan = WorkloadPlan.of(query, parameters);
     Answers a = answer(query.table(), query.hint(), plan.cells(), plan.measurements(),
@@ -166,38 +165,52 @@ final class WorkloadExecutor {
   // Roll-ups over a declared hierarchy: TopDown (InfTDA, seed 003)
 
   /**
-   * The hierarchy levels (coarse to fine, as deep as the query goes) when InfTDA answers {@code q}:
-   * every part counts rows ({@code COUNT(*)} only, no filter) grouped by a prefix of one declared
-   * hierarchy, the accounting is zCDP or approx, no {@code ci}, and the mechanism is {@code auto},
-   * {@code topdown} or {@code inftda}. Null otherwise; XDP03 when {@code topdown}/{@code inftda}
-   * was asked for and cannot be used.
+   * The tree InfTDA releases for {@code q}, or null when it does not answer it: every part counts
+   * rows ({@code COUNT(*)} only, no filter) grouped by a prefix of one declared hierarchy (a
+   * roll-up), or by prefixes of two hierarchies (origin and destination, the origin's columns
+   * first in the first part's GROUP BY); the accounting is zCDP or approx, there is no {@code ci},
+   * and the mechanism is {@code auto}, {@code topdown} or {@code inftda}. O/D trees are built only
+   * when asked for by name. XDP03 when {@code topdown}/{@code inftda} was asked for and cannot be
+   * used.
    */
-  List<ColumnPolicy> topDownLevels(WorkloadQuery q) throws SQLException {
+  TopDownShape topDownShape(WorkloadQuery q) throws SQLException {
     Mechanism m = q.hint().mechanism();
     boolean asked = m == Mechanism.TOPDOWN || m == Mechanism.INFTDA;
     if (!asked && m != Mechanism.AUTO) {
       return null;
     }
-    List<ColumnPolicy> match = null;
-    for (List<String> h : q.table().hierarchies().values()) {
-      List<ColumnPolicy> cols = h.stream().map(c -> q.table().column(c).orElseThrow()).toList();
-      int depth = 0;
-      boolean ok = true;
-      for (AggregateQuery part : q.parts()) {
-        ok &= part.where() == null
-            && part.outputs().stream().allMatch(o -> o.isGroupKey()
-                || o.aggregate() == org.dpsql.sql.AggregateKind.COUNT_STAR)
-            && part.groupBy().size() <= cols.size()
-            && part.groupBy().equals(cols.subList(0, part.groupBy().size()));
-        depth = Math.max(depth, part.groupBy().size());
+    TopDownShape match = null;
+    boolean countsOnly = q.parts().stream().allMatch(p -> p.where() == null
+        && p.outputs().stream().allMatch(o -> o.isGroupKey()
+            || o.aggregate() == org.dpsql.sql.AggregateKind.COUNT_STAR));
+    List<List<ColumnPolicy>> hierarchies = q.table().hierarchies().values().stream()
+        .map(h -> h.stream().map(c -> q.table().column(c).orElseThrow()).toList()).toList();
+    if (countsOnly) {
+      for (List<ColumnPolicy> cols : hierarchies) {
+        int depth = prefixDepth(q, cols, List.of());
+        if (depth > 0) {
+          match = TopDownShape.of(cols.subList(0, depth));
+          break;
+        }
       }
-      if (ok && depth > 0) {
-        match = cols.subList(0, depth);
-        break;
+      if (match == null && asked && !q.parts().get(0).groupBy().isEmpty()) {
+        ColumnPolicy first = q.parts().get(0).groupBy().get(0);
+        for (List<ColumnPolicy> o : hierarchies) {
+          for (List<ColumnPolicy> d : hierarchies) {
+            if (o == d || !o.get(0).equals(first)) {
+              continue;
+            }
+            int depth = prefixDepth(q, o, d);
+            if (depth > 0 && depth <= Math.min(o.size(), d.size())) {
+              match = TopDownShape.originDestination(o.subList(0, depth), d.subList(0, depth));
+            }
+          }
+        }
       }
     }
     String why = match == null ? "the query must count rows (COUNT(*), no WHERE) grouped by "
-        + "prefixes of a hierarchy declared in the policy, e.g. GROUP BY ROLLUP(STATE, COUNTY)"
+        + "prefixes of a hierarchy declared in the policy, e.g. GROUP BY ROLLUP(STATE, COUNTY), or "
+        + "by prefixes of an origin and a destination hierarchy (origin columns first)"
         : accountant.accounting() == org.dpsql.accounting.Accounting.PURE
             ? "InfTDA is a zCDP mechanism and this policy uses pure accounting"
             : q.hint().ci() != null ? "ci is not available for TopDown releases" : null;
@@ -209,6 +222,32 @@ final class WorkloadExecutor {
       return null;
     }
     return match;
+  }
+
+  /**
+   * The deepest level the parts group by when each part's GROUP BY is a prefix of {@code first}
+   * followed (in any order) by a prefix of {@code second} (empty for one hierarchy); 0 when a part
+   * is not of that form.
+   */
+  private static int prefixDepth(WorkloadQuery q, List<ColumnPolicy> first,
+      List<ColumnPolicy> second) {
+    int depth = 0;
+    for (AggregateQuery part : q.parts()) {
+      java.util.Set<ColumnPolicy> g = new java.util.HashSet<>(part.groupBy());
+      int a = 0;
+      while (a < first.size() && g.contains(first.get(a))) {
+        a++;
+      }
+      int b = 0;
+      while (b < second.size() && g.contains(second.get(b))) {
+        b++;
+      }
+      if (a + b != g.size() || (!second.isEmpty() && (a == 0 || b == 0))) {
+        return 0;
+      }
+      depth = Math.max(depth, Math.max(a, b));
+    }
+    return depth;
   }
 
   /** The TopDown budget of a roll-up: zCDP ρ (approx: the largest ρ implying the (ε, δ)). */
@@ -230,8 +269,9 @@ final class WorkloadExecutor {
         reportingDelta, q.hint());
   }
 
-  private ResultTable releaseTopDown(WorkloadQuery query, List<ColumnPolicy> levels,
+  private ResultTable releaseTopDown(WorkloadQuery query, TopDownShape tree,
       String statement, List<Object> parameters) throws SQLException {
+    List<ColumnPolicy> levels = tree.leafColumns();
     WorkloadPlan plan = WorkloadPlan.of(query, parameters);
     List<Workload> ws = new ArrayList<>(plan.workloads());
     Answers free = covered(query.table(), plan.cells(), plan.measurements(), ws, false);
@@ -239,18 +279,16 @@ final class WorkloadExecutor {
       accountant.recordFree(statement, free.mechanism, free.rmse);
       return WorkloadAnswer.build(plan, free.values, null);
     }
-    TopDownBudget budget = topDownBudget(query, levels.size());
+    TopDownBudget budget = topDownBudget(query, tree.depth());
     org.dpsql.accounting.PrivacyCost charge = topDownCharge(query);
     if (!accountant.canAfford(charge)) {
       throw new BudgetExceededException(accountant.accounting(), charge, accountant.remaining());
     }
-    CellDomain leaves = new CellDomain(levels); // mixed radix, coarse level slowest = leaf ids
+    CellDomain leaves = new CellDomain(levels); // its mixed-radix cell index is the leaf id
     AggregateQuery whole = new AggregateQuery(query.table(), levels, List.of(), null,
         query.hint(), List.of(), null, null);
     long[][] exact = measureWithheld(new MeasurementPlan(whole, leaves,
         List.of(Measurement.countStar())), parameters);
-    int[] fanOuts = levels.stream().mapToInt(ColumnPolicy::domainSize).toArray();
-    Hierarchy domain = Hierarchy.uniform(fanOuts);
     List<Long> ids = new ArrayList<>();
     List<Long> counts = new ArrayList<>();
     for (int leaf = 0; leaf < exact[0].length; leaf++) {
@@ -259,7 +297,7 @@ final class WorkloadExecutor {
         counts.add(exact[0][leaf]);
       }
     }
-    HierarchicalCounts data = HierarchicalCounts.fromLeafCounts(domain,
+    HierarchicalCounts data = HierarchicalCounts.fromLeafCounts(tree.domain(),
         ids.stream().mapToLong(Long::longValue).toArray(),
         counts.stream().mapToLong(Long::longValue).toArray());
     accountant.charge(charge, statement, "inftda", null);
@@ -269,7 +307,7 @@ final class WorkloadExecutor {
         new double[leaves.size()], "inftda").projectionOnto(plan.cells());
     double[] xhat = new double[plan.cells().size()];
     for (int leaf = 0; leaf < proj.length; leaf++) {
-      xhat[proj[leaf]] += release.tree().count(levels.size(), leaf);
+      xhat[proj[leaf]] += release.tree().count(tree.depth(), leaf);
     }
     synopses.add(0, new Synopsis(query.table(), plan.cells(), Measurement.countStar(), null, xhat,
         "inftda"));

@@ -185,4 +185,59 @@ class TopDownQueriesTest {
       }
     }
   }
+  @Test
+  void originDestinationFlowsAreOneDestinationTreeRelease() throws Exception {
+    try (Statement st = h2.createStatement()) {
+      st.execute("CREATE TABLE FLOWS (ID INT PRIMARY KEY, RIDER INT NOT NULL, O_REG VARCHAR(1) NOT "
+          + "NULL, O_PROV VARCHAR(2) NOT NULL, D_REG VARCHAR(1) NOT NULL, D_PROV VARCHAR(2) NOT NULL)");
+      st.execute("INSERT INTO FLOWS SELECT X, X, CHAR(65 + MOD(X, 3)), 'P' || MOD(X / 3, 4), "
+          + "CHAR(65 + MOD(X / 12, 3)), 'P' || MOD(X / 36, 4) FROM SYSTEM_RANGE(1, 6000)");
+    }
+    Path od = Files.createTempFile("dpsql-od", ".yaml");
+    try {
+      Files.writeString(od, "allow_seed: true\nbudget:\n  accounting: zcdp\n"
+          + "  per_connection: {rho: 2}\n  default_query: {rho: 0.5}\n"
+          + "tables:\n  FLOWS:\n    privacy_unit: ROW\n    columns:\n"
+          + "      O_REG: {values: [A, B, C]}\n      O_PROV: {values: [P0, P1, P2, P3]}\n"
+          + "      D_REG: {values: [A, B, C]}\n      D_PROV: {values: [P0, P1, P2, P3]}\n"
+          + "    hierarchies:\n      ORIGIN: [O_REG, O_PROV]\n      DESTINATION: [D_REG, D_PROV]\n");
+      try (Connection c = connect(od, 7); Statement st = c.createStatement()) {
+        double total = 0;
+        int n = 0;
+        try (ResultSet rs = st.executeQuery("SELECT /*+ DP(mechanism='inftda') */ O_REG, O_PROV, "
+            + "D_REG, D_PROV, COUNT(*) FROM FLOWS GROUP BY O_REG, O_PROV, D_REG, D_PROV")) {
+          while (rs.next()) {
+            n++;
+            assertTrue(rs.getLong(5) >= 0);
+            total += rs.getLong(5);
+          }
+        }
+        assertEquals(12 * 12, n);
+        assertTrue(Math.abs(total - 6000) < 300, "total " + total);
+        // region-to-region flows: inside the released tree, free
+        try (ResultSet rs = st.executeQuery("SELECT /*+ DP(mechanism='inftda') */ O_REG, D_REG, "
+            + "COUNT(*) FROM FLOWS GROUP BY O_REG, D_REG")) {
+          double sum = 0;
+          while (rs.next()) {
+            sum += rs.getLong(3);
+          }
+          assertEquals(total, sum, 1e-9, "coarse flows add up to the fine ones");
+        }
+        var ledger = TestDatabase.session(c).accountant().ledger();
+        assertEquals("inftda", ledger.get(0).mechanism());
+        assertEquals(LedgerEntry.SYNOPSIS, ledger.get(1).source());
+        try (ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR SELECT /*+ DP(mechanism='inftda') */ "
+            + "O_REG, D_REG, COUNT(*) FROM FLOWS GROUP BY O_REG, D_REG")) {
+          StringBuilder plan = new StringBuilder();
+          while (rs.next()) {
+            plan.append(rs.getString(1)).append('\n');
+          }
+          assertTrue(plan.toString().contains("level 1 (origin all x destination D_REG"),
+              plan.toString());
+        }
+      }
+    } finally {
+      Files.deleteIfExists(od);
+    }
+  }
 }
