@@ -119,18 +119,24 @@ class TopDownQueriesTest {
     }
   }
 
-  @Test
-  void explainShowsPerLevelNoiseAndTheBound() throws Exception {
-    try (Connection c = connect(policy, 2); Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR SELECT STATE, COUNTY, COUNT(*) FROM "
-            + "PEOPLE GROUP BY ROLLUP(STATE, COUNTY)")) {
-      StringBuilder plan = new StringBuilder();
+  /** The lines of {@code EXPLAIN PLAN FOR sql}. */
+  private static String plan(Statement st, String sql) throws SQLException {
+    StringBuilder plan = new StringBuilder();
+    try (ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR " + sql)) {
       while (rs.next()) {
         plan.append(rs.getString(1)).append('\n');
       }
-      assertTrue(plan.toString().contains("level 2 (COUNTY, 20 nodes): discrete Gaussian sigma^2"),
-          plan.toString());
-      assertTrue(plan.toString().contains("Theorem 4"), plan.toString());
+    }
+    return plan.toString();
+  }
+
+  @Test
+  void explainShowsPerLevelNoiseAndTheBound() throws Exception {
+    try (Connection c = connect(policy, 2); Statement st = c.createStatement()) {
+      String plan = plan(st, "SELECT STATE, COUNTY, COUNT(*) FROM PEOPLE GROUP BY "
+          + "ROLLUP(STATE, COUNTY)");
+      assertTrue(plan.contains("level 2 (COUNTY, 20 nodes): discrete Gaussian sigma^2"), plan);
+      assertTrue(plan.contains("Theorem 4"), plan);
     }
   }
 
@@ -226,15 +232,9 @@ class TopDownQueriesTest {
         var ledger = TestDatabase.session(c).accountant().ledger();
         assertEquals("inftda", ledger.get(0).mechanism());
         assertEquals(LedgerEntry.SYNOPSIS, ledger.get(1).source());
-        try (ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR SELECT /*+ DP(mechanism='inftda') */ "
-            + "O_REG, D_REG, COUNT(*) FROM FLOWS GROUP BY O_REG, D_REG")) {
-          StringBuilder plan = new StringBuilder();
-          while (rs.next()) {
-            plan.append(rs.getString(1)).append('\n');
-          }
-          assertTrue(plan.toString().contains("level 1 (origin all x destination D_REG"),
-              plan.toString());
-        }
+        String plan = plan(st, "SELECT /*+ DP(mechanism='inftda') */ O_REG, D_REG, COUNT(*) "
+            + "FROM FLOWS GROUP BY O_REG, D_REG");
+        assertTrue(plan.contains("level 1 (origin all x destination D_REG"), plan);
       }
     } finally {
       Files.deleteIfExists(od);
