@@ -124,10 +124,12 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
       double factor = accounting == Accounting.PURE
           ? 2 / Math.pow(epsShare.divide(c).doubleValue(), 2)
           : 1 / (2 * rhoShare.divide(Rational.of(c).square()).doubleValue());
-      List<Candidate> candidates = candidates(w, accounting == Accounting.PURE, factor, unit);
+      Target target = new Target(w, StrategyCache.workloadSignature(w),
+          accounting == Accounting.PURE, factor, unit);
+      List<Candidate> candidates = candidates(target);
       Candidate chosen = choose(candidates, hint.mechanism(), w);
       // the svdb bound holds for L2 (Gaussian) noise; it comes with the Eigen-Design
-      Designed eig = DESIGNS.get(StrategyCache.signature(w, "eigen"));
+      Designed eig = DESIGNS.get(StrategyCache.signature(target.key(), "eigen"));
       double lb = accounting == Accounting.PURE || eig == null ? Double.NaN
           : Math.sqrt(factor * eig.svdb() / w.queries()) * unit;
       plans.add(new VectorPlan(m, w, candidates, chosen, spec, lb));
@@ -162,82 +164,79 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
             .map(c -> c.mechanism().sqlName()).toList()) + " (or 'auto')");
   }
 
-  /** Every strategy that could answer {@code w}, with its expected RMSE per query. */
-  private static List<Candidate> candidates(Workload w, boolean pure, double factor, double unit) {
+  /**
+   * One data vector: its workload, the workload's cache signature (computed once), the noise (L1
+   * for pure DP, else L2) and the factors turning a unit-noise total error into an RMSE.
+   */
+  private record Target(Workload w, String key, boolean pure, double factor, double unit) {
+
+    /** The candidate {@code mechanism} with the strategy {@code design} makes (cached by name). */
+    Candidate candidate(Mechanism mechanism, String design, Supplier<Designed> designer) {
+      String signature = StrategyCache.signature(key, design);
+      Designed d = DESIGNS.get(signature);
+      if (d == null) {
+        d = designer.get();
+        DESIGNS.put(signature, d);
+      }
+      double total = pure ? d.totalL1() : d.totalL2();
+      double rmse = Math.sqrt(factor * total / w.queries()) * unit;
+      Designed chosen = d;
+      return new Candidate(mechanism, d.strategy().name(), rmse,
+          () -> CACHE.get(signature, chosen::strategy));
+    }
+
+    /** A data-independent baseline strategy, scored by the error formula. */
+    Candidate baseline(Mechanism mechanism, String design, Supplier<Strategy> strategy) {
+      return candidate(mechanism, design, () -> {
+        Strategy a = strategy.get();
+        // orthonormal square bases: AᵀA = I, so tr(WᵀW (AᵀA)⁺) = ‖W‖_F², no dense algebra
+        double trace = mechanism == Mechanism.IDENTITY || mechanism == Mechanism.FOURIER
+            ? w.frobeniusSquared() : ErrorAnalysis.traceGramTimesPseudoInverse(w, a);
+        return Designed.of(a, trace, Double.NaN);
+      });
+    }
+  }
+
+  /** Every strategy that could answer the target's workload, with its expected RMSE per query. */
+  private static List<Candidate> candidates(Target t) {
     List<Candidate> out = new ArrayList<>();
-    int n = w.cells();
-    List<Workload> factors = w.kroneckerFactors();
-    out.add(candidate(Mechanism.IDENTITY, "identity", w, () -> Strategies.identity(n), pure,
-        factor, unit));
-    boolean dense = n <= MAX_DENSE_CELLS;
+    int n = t.w().cells();
+    List<Workload> factors = t.w().kroneckerFactors();
+    out.add(t.baseline(Mechanism.IDENTITY, "identity", () -> Strategies.identity(n)));
     if (factors.size() > 1) {
       // a product workload: product strategies of per-attribute designs
-      out.add(candidate(Mechanism.HIERARCHICAL, "hierarchical", w, () -> Strategies.kronecker(
-          factors.stream().map(f -> Strategies.hierarchical(f.cells(), 2)).toArray(Strategy[]::new)),
-          pure, factor, unit));
-      out.add(eigen(w, pure, factor, unit));
-      if (pure) {
-        hdmm(w, factor, unit).ifPresent(out::add);
-      }
-      return out;
-    }
-    if (dense) {
-      out.add(candidate(Mechanism.HIERARCHICAL, "hierarchical", w,
-          () -> Strategies.hierarchical(n, 2), pure, factor, unit));
+      out.add(t.baseline(Mechanism.HIERARCHICAL, "hierarchical", () -> Strategies.kronecker(
+          factors.stream().map(f -> Strategies.hierarchical(f.cells(), 2)).toArray(Strategy[]::new))));
+    } else if (n <= MAX_DENSE_CELLS) {
+      out.add(t.baseline(Mechanism.HIERARCHICAL, "hierarchical",
+          () -> Strategies.hierarchical(n, 2)));
       if (Integer.bitCount(n) == 1) {
-        out.add(candidate(Mechanism.WAVELET, "wavelet", w, () -> Strategies.wavelet(n), pure,
-            factor, unit));
+        out.add(t.baseline(Mechanism.WAVELET, "wavelet", () -> Strategies.wavelet(n)));
       }
-      out.add(candidate(Mechanism.FOURIER, "fourier", w, () -> Strategies.fourier(n), pure, factor,
-          unit));
-      out.add(eigen(w, pure, factor, unit));
-      if (pure) {
-        hdmm(w, factor, unit).ifPresent(out::add);
-      }
+      out.add(t.baseline(Mechanism.FOURIER, "fourier", () -> Strategies.fourier(n)));
+    } else {
+      return out; // too large for dense designs: identity only
+    }
+    // the Eigen-Design (StrategyDesigner: per factor for products, shared eigenbasis for
+    // commuting unions) comes with its exact error; designed for L2 noise, under pure DP it is one
+    // more candidate scored by its L1 error
+    out.add(t.candidate(Mechanism.EIGEN, "eigen", () -> {
+      DesignOutcome o = StrategyDesigner.design(t.w());
+      double l2 = o.strategy().sensitivityL2();
+      return Designed.of(o.strategy(), o.totalSquaredError() / (l2 * l2), o.svdb());
+    }));
+    if (t.pure() && n <= HDMM_MAX_CELLS) {
+      // HDMM's optimised pure-DP strategies (p-Identity and relatives)
+      out.add(t.candidate(Mechanism.HDMM, "hdmm", () -> {
+        ScoredStrategy best = new PureDpStrategySelector(
+            PIdentityOptimizer.defaults(HDMM_SEED).withStarts(1), // 1 start: 7 s at 1,024 cells
+            MarginalsOptimizer.defaults(HDMM_SEED), WeightedBasisOptimizer.defaults(), 16)
+            .select(t.w()).best();
+        double l1 = best.strategy().sensitivityL1();
+        return Designed.of(best.strategy(), best.objective() / (l1 * l1), Double.NaN);
+      }));
     }
     return out;
-  }
-
-  /**
-   * The Eigen-Design ({@link StrategyDesigner}: per-factor for products, shared eigenbasis for
-   * commuting unions), whose exact error comes with the design. Designed for L2 noise; under pure
-   * DP it is one more candidate scored by its L1 error.
-   */
-  private static Candidate eigen(Workload w, boolean pure, double factor, double unit) {
-    String signature = StrategyCache.signature(w, "eigen");
-    Designed d = DESIGNS.get(signature);
-    if (d == null) {
-      DesignOutcome o = StrategyDesigner.design(w);
-      Strategy s = o.strategy();
-      double l2 = s.sensitivityL2();
-      double l1 = s.sensitivityL1();
-      d = new Designed(s, o.totalSquaredError(), o.totalSquaredError() / (l2 * l2) * l1 * l1,
-          o.svdb());
-      DESIGNS.put(signature, d);
-    }
-    return candidate(Mechanism.EIGEN, signature, d, pure, factor, unit, w.queries());
-  }
-
-  /** HDMM's optimised pure-DP strategies (p-Identity and relatives), for domains it can afford. */
-  private static java.util.Optional<Candidate> hdmm(Workload w, double factor, double unit) {
-    if (w.cells() > HDMM_MAX_CELLS) {
-      return java.util.Optional.empty();
-    }
-    String signature = StrategyCache.signature(w, "hdmm");
-    Designed d = DESIGNS.get(signature);
-    if (d == null) {
-      ScoredStrategy best = new PureDpStrategySelector(
-          PIdentityOptimizer.defaults(HDMM_SEED).withStarts(1), // 1 start: 7 s at 1,024 cells
-          MarginalsOptimizer.defaults(HDMM_SEED), WeightedBasisOptimizer.defaults(), 16)
-          .select(w).best();
-      Strategy s = best.strategy();
-      double l1 = s.sensitivityL1();
-      double l2 = s.sensitivityL2();
-      d = new Designed(s, best.objective() / (l1 * l1) * l2 * l2, best.objective());
-      DESIGNS.put(signature, d);
-    }
-    return java.util.Optional.of(candidate(Mechanism.HDMM, signature, d, true, factor, unit,
-        w.queries()));
   }
 
   /** HDMM's optimisation runs for seconds beyond this many cells (measured: 7 s at 1,024). */
@@ -246,25 +245,13 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
   /** The selector's restarts are seeded: strategies are public and data-independent. */
   private static final long HDMM_SEED = 20180801L;
 
-  private static Candidate candidate(Mechanism mechanism, String name, Workload w,
-      Supplier<Strategy> design, boolean pure, double factor, double unit) {
-    String signature = StrategyCache.signature(w, name);
-    Designed d = designed(signature, w, design, mechanism);
-    return candidate(mechanism, signature, d, pure, factor, unit, w.queries());
-  }
-
-  private static Candidate candidate(Mechanism mechanism, String signature, Designed d,
-      boolean pure, double factor, double unit, long queries) {
-    double total = pure ? d.totalL1() : d.totalL2();
-    double rmse = Math.sqrt(factor * total / queries) * unit;
-    return new Candidate(mechanism, d.strategy().name(), rmse,
-        () -> CACHE.get(signature, d::strategy));
-  }
-
   /** A designed strategy with its unit-noise errors (data-independent, so cached). */
   private record Designed(Strategy strategy, double totalL2, double totalL1, double svdb) {
-    Designed(Strategy strategy, double totalL2, double totalL1) {
-      this(strategy, totalL2, totalL1, Double.NaN);
+    /** From {@code trace = tr(WᵀW (AᵀA)⁺)}: totals {@code ‖A‖₂²·trace} and {@code ‖A‖₁²·trace}. */
+    static Designed of(Strategy a, double trace, double svdb) {
+      double l2 = a.sensitivityL2();
+      double l1 = a.sensitivityL1();
+      return new Designed(a, l2 * l2 * trace, l1 * l1 * trace, svdb);
     }
   }
 
@@ -277,25 +264,4 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
           return size() > DESIGNS_KEPT;
         }
       });
-
-  private static Designed designed(String signature, Workload w, Supplier<Strategy> design,
-      Mechanism mechanism) {
-    Designed d = DESIGNS.get(signature);
-    if (d != null) {
-      return d;
-    }
-    Strategy s = design.get();
-    double trace;
-    if (mechanism == Mechanism.IDENTITY || mechanism == Mechanism.FOURIER) {
-      // orthonormal square bases: AᵀA = I, so tr(WᵀW (AᵀA)⁺) = ‖W‖_F², no dense algebra
-      trace = w.frobeniusSquared();
-    } else {
-      trace = ErrorAnalysis.traceGramTimesPseudoInverse(w, s);
-    }
-    double l2 = s.sensitivityL2();
-    double l1 = s.sensitivityL1();
-    d = new Designed(s, l2 * l2 * trace, l1 * l1 * trace);
-    DESIGNS.put(signature, d);
-    return d;
-  }
 }

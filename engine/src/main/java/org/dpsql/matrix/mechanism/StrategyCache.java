@@ -165,7 +165,15 @@ public final class StrategyCache {
    * different workloads are possible only if their Gram matrices agree on the probe to 10 digits.
    */
   public static String signature(Workload w, String designOptions) {
-    Objects.requireNonNull(designOptions, "designOptions");
+    return signature(workloadSignature(w), designOptions);
+  }
+
+  /**
+   * The workload part of {@link #signature(Workload, String)}: its description, shape and the
+   * digest of {@code WᵀW} on the probe. Compute it once when several designs of one workload are
+   * looked up.
+   */
+  public static String workloadSignature(Workload w) {
     int n = w.cells();
     SplittableRandom r = new SplittableRandom(0x5EED_001L);
     double[][] probe = new double[n][2];
@@ -181,9 +189,15 @@ public final class StrategyCache {
         digits.append(new BigDecimal(v).round(ten).stripTrailingZeros().toString()).append(',');
       }
     }
-    return w + "|n=" + n + "|m=" + w.queries() + "|gram=" + sha256(digits.toString()).substring(0, 32)
-        + "|design=" + designOptions;
+    return w + "|n=" + n + "|m=" + w.queries() + "|gram=" + sha256(digits.toString()).substring(0, 32);
   }
+
+  /** {@link #signature(Workload, String)} from an already computed {@link #workloadSignature}. */
+  public static String signature(String workloadSignature, String designOptions) {
+    Objects.requireNonNull(designOptions, "designOptions");
+    return workloadSignature + "|design=" + designOptions;
+  }
+
 
   // ------------------------------------------------------------------------------------------------
   // Disk format: MAGIC, VERSION, key (UTF), name (UTF), factor count, per factor rows, cols and
