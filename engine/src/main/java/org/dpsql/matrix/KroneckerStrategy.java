@@ -10,29 +10,20 @@ import java.util.List;
 public final class KroneckerStrategy implements Strategy {
   private final List<Strategy> factors;
   private final String name;
+  private final int n;
 
   /** The product of {@code factors}. */
   public KroneckerStrategy(String name, List<? extends Strategy> factors) {
     if (factors.isEmpty()) {
       throw new IllegalArgumentException("a Kronecker strategy needs at least one factor");
     }
-    long n = 1;
-    for (Strategy f : factors) {
-      n *= f.cells();
-      if (n > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("domain too large: more than 2^31 cells");
-      }
-    }
     this.factors = List.copyOf(factors);
     this.name = name;
+    this.n = Matrices.productOfCells(factors.stream().mapToInt(Strategy::cells).toArray());
   }
 
   @Override
   public int cells() {
-    int n = 1;
-    for (Strategy f : factors) {
-      n *= f.cells();
-    }
     return n;
   }
 
@@ -52,32 +43,24 @@ public final class KroneckerStrategy implements Strategy {
 
   @Override
   public double[][] matrix() {
-    Matrices.requireExplicit(rows(), cells());
-    double[][] a = factors.get(0).matrix();
-    for (int i = 1; i < factors.size(); i++) {
-      a = Matrices.kronecker(a, factors.get(i).matrix());
-    }
-    return a;
+    Matrices.requireExplicit(rows(), n);
+    return Matrices.kroneckerOf(factors.stream().map(Strategy::matrix).toList());
   }
 
   @Override
   public double[][] gram() {
-    Matrices.requireDense(cells());
-    double[][] g = factors.get(0).gram();
-    for (int i = 1; i < factors.size(); i++) {
-      g = Matrices.kronecker(g, factors.get(i).gram());
-    }
-    return g;
+    Matrices.requireDense(n);
+    return Matrices.kroneckerOf(factors.stream().map(Strategy::gram).toList());
   }
 
   @Override
   public double[] columnNormsSquared() {
-    return kron(factors.stream().map(Strategy::columnNormsSquared).toList());
+    return Matrices.kroneckerOfVectors(factors.stream().map(Strategy::columnNormsSquared).toList());
   }
 
   @Override
   public double[] columnNormsL1() {
-    return kron(factors.stream().map(Strategy::columnNormsL1).toList());
+    return Matrices.kroneckerOfVectors(factors.stream().map(Strategy::columnNormsL1).toList());
   }
 
   @Override
@@ -101,21 +84,6 @@ public final class KroneckerStrategy implements Strategy {
   @Override
   public String name() {
     return name;
-  }
-
-  private static double[] kron(List<double[]> vs) {
-    double[] d = vs.get(0);
-    for (int i = 1; i < vs.size(); i++) {
-      double[] f = vs.get(i);
-      double[] next = new double[d.length * f.length];
-      for (int a = 0; a < d.length; a++) {
-        for (int b = 0; b < f.length; b++) {
-          next[a * f.length + b] = d[a] * f[b];
-        }
-      }
-      d = next;
-    }
-    return d;
   }
 
   @Override

@@ -17,14 +17,7 @@ public final class KroneckerWorkload implements Workload {
       throw new IllegalArgumentException("a Kronecker workload needs at least one factor");
     }
     this.factors = List.copyOf(factors);
-    long cells = 1;
-    for (Workload f : factors) {
-      cells *= f.cells();
-      if (cells > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("domain too large: more than 2^31 cells");
-      }
-    }
-    this.n = (int) cells;
+    this.n = Matrices.productOfCells(factors.stream().mapToInt(Workload::cells).toArray());
   }
 
   /** The product of {@code factors}. */
@@ -54,27 +47,12 @@ public final class KroneckerWorkload implements Workload {
   @Override
   public double[][] gram() {
     Matrices.requireDense(n);
-    double[][] g = factors.get(0).gram();
-    for (int i = 1; i < factors.size(); i++) {
-      g = Matrices.kronecker(g, factors.get(i).gram());
-    }
-    return g;
+    return Matrices.kroneckerOf(factors.stream().map(Workload::gram).toList());
   }
 
   @Override
   public double[] gramDiagonal() {
-    double[] d = factors.get(0).gramDiagonal();
-    for (int i = 1; i < factors.size(); i++) {
-      double[] f = factors.get(i).gramDiagonal();
-      double[] next = new double[d.length * f.length];
-      for (int a = 0; a < d.length; a++) {
-        for (int b = 0; b < f.length; b++) {
-          next[a * f.length + b] = d[a] * f[b];
-        }
-      }
-      d = next;
-    }
-    return d;
+    return Matrices.kroneckerOfVectors(factors.stream().map(Workload::gramDiagonal).toList());
   }
 
   @Override
@@ -100,11 +78,7 @@ public final class KroneckerWorkload implements Workload {
   @Override
   public double[][] matrix() {
     Matrices.requireExplicit(queries(), n);
-    double[][] w = factors.get(0).matrix();
-    for (int i = 1; i < factors.size(); i++) {
-      w = Matrices.kronecker(w, factors.get(i).matrix());
-    }
-    return w;
+    return Matrices.kroneckerOf(factors.stream().map(Workload::matrix).toList());
   }
 
   /** Answers mode by mode: each factor maps its fibres of length nᵢ to its mᵢ answers. */

@@ -1,5 +1,6 @@
 package org.dpsql.matrix;
 
+import java.util.List;
 import org.dpsql.support.QuietOjAlgo;
 import org.ojalgo.matrix.store.MatrixStore;
 import org.ojalgo.matrix.store.RawStore;
@@ -63,6 +64,31 @@ public final class Matrices {
     return k;
   }
 
+  /** {@code A₁ ⊗ A₂ ⊗ …}, the matrices in order (at least one). */
+  public static double[][] kroneckerOf(List<double[][]> factors) {
+    double[][] k = factors.get(0);
+    for (int i = 1; i < factors.size(); i++) {
+      k = kronecker(k, factors.get(i));
+    }
+    return k;
+  }
+
+  /** {@code v₁ ⊗ v₂ ⊗ …}, the vectors in order (at least one): entries are products, last fastest. */
+  public static double[] kroneckerOfVectors(List<double[]> factors) {
+    double[] d = factors.get(0);
+    for (int i = 1; i < factors.size(); i++) {
+      double[] f = factors.get(i);
+      double[] next = new double[d.length * f.length];
+      for (int a = 0; a < d.length; a++) {
+        for (int b = 0; b < f.length; b++) {
+          next[a * f.length + b] = d[a] * f[b];
+        }
+      }
+      d = next;
+    }
+    return d;
+  }
+
   /** The {@code n × n} identity. */
   public static double[][] identity(int n) {
     double[][] m = new double[n][n];
@@ -93,6 +119,22 @@ public final class Matrices {
       }
     }
     return out;
+  }
+
+  /**
+   * The number of cells of a product domain: the product of the factors' cells.
+   *
+   * @throws IllegalArgumentException if it exceeds 2^31 − 1
+   */
+  public static int productOfCells(int[] factorCells) {
+    long cells = 1;
+    for (int c : factorCells) {
+      cells *= c;
+      if (cells > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("domain too large: more than 2^31 cells");
+      }
+    }
+    return (int) cells;
   }
 
   /** {@code n}, checked to be a positive number of cells. */

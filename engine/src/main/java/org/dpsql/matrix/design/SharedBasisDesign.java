@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.dpsql.matrix.Matrices;
 import org.dpsql.matrix.UnionWorkload;
 import org.dpsql.matrix.Workload;
 
@@ -103,7 +104,7 @@ public final class SharedBasisDesign {
       for (int a = 0; a < attrs; a++) {
         parts.add(bases[a][digits[a]]);
       }
-      rows[r] = EigenBasis.kron(parts);
+      rows[r] = Matrices.kroneckerOfVectors(parts);
     }
     return EigenBasis.trusted(values, rows, "shared-kronecker(" + w + ")");
   }

@@ -3,6 +3,7 @@ package org.dpsql.matrix.design;
 import java.util.ArrayList;
 import java.util.List;
 import org.dpsql.matrix.ErrorAnalysis;
+import org.dpsql.matrix.Matrices;
 import org.dpsql.matrix.Strategy;
 import org.dpsql.matrix.UnionWorkload;
 import org.dpsql.matrix.Workload;
@@ -87,7 +88,7 @@ public final class WeightedUnionDesign {
           scale *= Math.sqrt(e.valuesUnsafe()[idx[a]]);
           parts.add(e.vectorsUnsafe()[idx[a]]);
         }
-        double[] col = EigenBasis.kron(parts);
+        double[] col = Matrices.kroneckerOfVectors(parts);
         for (int j = 0; j < col.length; j++) {
           col[j] *= scale;
         }
