@@ -253,7 +253,7 @@ public abstract class EigenBasis {
         parts.add(rows[a][idx[a]]);
       }
       v[t] = val;
-      q[t] = kron(parts);
+      q[t] = Matrices.kroneckerOfVectors(parts);
       for (int a = idx.length - 1; a >= 0; a--) {
         if (++idx[a] < vals[a].length) {
           break;
@@ -277,23 +277,6 @@ public abstract class EigenBasis {
       sq[r] = q[order[r]];
     }
     return new Explicit(sv, sq, kind.append(')').toString());
-  }
-
-  /** The Kronecker product of vectors (row-major: the last factor varies fastest). */
-  static double[] kron(List<double[]> parts) {
-    double[] d = parts.get(0);
-    for (int i = 1; i < parts.size(); i++) {
-      double[] f = parts.get(i);
-      double[] next = new double[d.length * f.length];
-      for (int a = 0; a < d.length; a++) {
-        double da = d[a];
-        for (int b = 0; b < f.length; b++) {
-          next[a * f.length + b] = da * f[b];
-        }
-      }
-      d = next;
-    }
-    return d;
   }
 
   /**
@@ -345,7 +328,7 @@ public abstract class EigenBasis {
             }
             parts.add(q);
           }
-          out[c++] = kron(parts);
+          out[c++] = Matrices.kroneckerOfVectors(parts);
           for (int a = idx.length - 1; a >= 0; a--) {
             if (++idx[a] < ranks[a]) {
               break;
@@ -398,10 +381,11 @@ public abstract class EigenBasis {
     }
   }
 
-  private static final class Sine extends EigenBasis {
-    private final int n;
+  /** A complete closed-form basis of {@code n} eigen-queries over {@code n} cells. */
+  private abstract static class ClosedForm extends EigenBasis {
+    final int n;
 
-    Sine(int n) {
+    ClosedForm(int n) {
       this.n = Matrices.requireCells(n);
     }
 
@@ -413,6 +397,22 @@ public abstract class EigenBasis {
     @Override
     public int size() {
       return n;
+    }
+
+    /** The 1-based frequencies {@code k} of the eigen-queries {@code from..to-1}. */
+    int[] frequencies(int from, int to) {
+      checkRange(from, to);
+      int[] d = new int[to - from];
+      for (int i = from; i < to; i++) {
+        d[i - from] = i + 1;
+      }
+      return d;
+    }
+  }
+
+  private static final class Sine extends ClosedForm {
+    Sine(int n) {
+      super(n);
     }
 
     @Override
@@ -435,12 +435,7 @@ public abstract class EigenBasis {
 
     @Override
     public SquaredDesign squares(int from, int to) {
-      checkRange(from, to);
-      int[] d = new int[to - from];
-      for (int i = from; i < to; i++) {
-        d[i - from] = i + 1;
-      }
-      return CosineSquaredDesign.sine(n, d);
+      return CosineSquaredDesign.sine(n, frequencies(from, to));
     }
 
     @Override
@@ -449,21 +444,9 @@ public abstract class EigenBasis {
     }
   }
 
-  private static final class Prefix extends EigenBasis {
-    private final int n;
-
+  private static final class Prefix extends ClosedForm {
     Prefix(int n) {
-      this.n = Matrices.requireCells(n);
-    }
-
-    @Override
-    public int cells() {
-      return n;
-    }
-
-    @Override
-    public int size() {
-      return n;
+      super(n);
     }
 
     @Override
@@ -488,12 +471,7 @@ public abstract class EigenBasis {
 
     @Override
     public SquaredDesign squares(int from, int to) {
-      checkRange(from, to);
-      int[] d = new int[to - from];
-      for (int i = from; i < to; i++) {
-        d[i - from] = i + 1;
-      }
-      return CosineSquaredDesign.prefix(n, d);
+      return CosineSquaredDesign.prefix(n, frequencies(from, to));
     }
 
     @Override
