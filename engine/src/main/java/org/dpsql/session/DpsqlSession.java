@@ -201,21 +201,19 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.ExplainWorkload) {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
     }
-    if (st instanceof AnalyzedStatement.PrivateAggregate p && topDown(p.query()) != null) {
-      // GROUP BY one level of a hierarchy with mechanism 'topdown'/'inftda': one tree release
-      workloads.topDownShape(topDown(p.query())); // refuses (XDP03) what InfTDA cannot answer
-      MeasurementPlan plan = MeasurementPlan.of(p.query());
-      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, null);
-    }
-    if (st instanceof AnalyzedStatement.PrivateAggregate p && htf(p.query()) != null) {
-      // a rectangle count over a spatial index: HTF (checked now, released at execution)
-      spatial.parameters(htf(p.query()), p.query().hint());
-      MeasurementPlan plan = MeasurementPlan.of(p.query());
-      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, null);
-    }
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
-      NoisePlan noise = calibrate(plan); // refuses bad privacy parameters at prepare time
+      NoisePlan noise = null; // none for TopDown and HTF, released at execution
+      WorkloadQuery tree = topDown(p.query());
+      SpatialRange rectangle = tree == null ? htf(p.query()) : null;
+      if (tree != null) {
+        // GROUP BY one level of a hierarchy with mechanism 'topdown'/'inftda': one tree release
+        workloads.topDownShape(tree); // refuses (XDP03) what InfTDA cannot answer
+      } else if (rectangle != null) {
+        spatial.parameters(rectangle, p.query().hint()); // a rectangle count over a spatial index
+      } else {
+        noise = calibrate(plan); // refuses bad privacy parameters at prepare time
+      }
       return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, noise);
     }
     if (st instanceof AnalyzedStatement.Explain) {
@@ -248,13 +246,15 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.NamedWorkload w) {
       return releaseOnce(w.normalizedSql(), q, parameters);
     }
-    if (st instanceof AnalyzedStatement.Explain e && topDown(e.query()) != null) {
-      return ExplainTable.plan(topDown(e.query()), this);
-    }
-    if (st instanceof AnalyzedStatement.Explain e && htf(e.query()) != null) {
-      return ExplainTable.spatialPlan(htf(e.query()), e.query(), this);
-    }
     if (st instanceof AnalyzedStatement.Explain e) {
+      WorkloadQuery tree = topDown(e.query());
+      if (tree != null) {
+        return ExplainTable.plan(tree, this);
+      }
+      SpatialRange rectangle = htf(e.query());
+      if (rectangle != null) {
+        return ExplainTable.spatialPlan(rectangle, e.query(), this);
+      }
       return explain(MeasurementPlan.of(e.query()));
     }
     if (st instanceof AnalyzedStatement.ExplainWorkload e) {
@@ -307,11 +307,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return workloads.release(w.query(), q.sql().strip());
     }
     AggregateQuery query = ((AnalyzedStatement.PrivateAggregate) st).query();
-    if (q.noise() == null && topDown(query) != null) {
-      return PrivateAnswer.conform(workloads.release(topDown(query), q.sql().strip(), parameters),
-          q.columns(), query.offset(), query.fetch());
-    }
     if (q.noise() == null) {
+      WorkloadQuery tree = topDown(query);
+      if (tree != null) {
+        return PrivateAnswer.conform(workloads.release(tree, q.sql().strip(), parameters),
+            q.columns(), query.offset(), query.fetch());
+      }
       return PrivateAnswer.estimates(q.plan(),
           spatial.answer(htf(query), query, q.plan().cells(), q.sql().strip(), parameters));
     }

@@ -44,14 +44,17 @@ final class ExplainTable {
   private ExplainTable() {}
 
   static ResultTable table(AnalyzedStatement inner, DpsqlSession session) throws SQLException {
-    if (inner instanceof AnalyzedStatement.PrivateAggregate p
-        && DpsqlSession.topDown(p.query()) != null) {
-      inner = new AnalyzedStatement.PrivateWorkload(DpsqlSession.topDown(p.query()),
-          p.normalizedSql(), p.parameters());
+    WorkloadQuery tree = inner instanceof AnalyzedStatement.PrivateAggregate p
+        ? DpsqlSession.topDown(p.query()) : null;
+    if (tree != null) {
+      inner = new AnalyzedStatement.PrivateWorkload(tree, inner.normalizedSql(),
+          ((AnalyzedStatement.PrivateAggregate) inner).parameters());
     }
     List<Object[]> rows = new ArrayList<>();
-    if (inner instanceof AnalyzedStatement.PrivateAggregate p && DpsqlSession.htf(p.query()) != null) {
-      SpatialRange r = DpsqlSession.htf(p.query());
+    SpatialRange r = inner instanceof AnalyzedStatement.PrivateAggregate p
+        ? DpsqlSession.htf(p.query()) : null;
+    if (r != null) {
+      AnalyzedStatement.PrivateAggregate p = (AnalyzedStatement.PrivateAggregate) inner;
       boolean free = session.spatial().released(r) != null;
       NoisePlan.PureBudget b = NoisePlan.pureBudget(session.accountant().accounting(),
           session.policy().budget().defaultQuery(), session.reportingDelta(), p.query().hint());
