@@ -9,6 +9,7 @@ import org.apache.calcite.avatica.AvaticaFactory;
 import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.UnregisteredDriver;
+import org.dpsql.session.AccountantSource;
 import org.dpsql.session.DpsqlSession;
 
 /**
@@ -31,8 +32,20 @@ public class DpsqlDriver extends UnregisteredDriver {
     new DpsqlDriver().register();
   }
 
+  private final AccountantSource accountants;
+
+  /** The driver registered with {@link java.sql.DriverManager}: a fresh budget per connection. */
   public DpsqlDriver() {
+    this(AccountantSource.PER_CONNECTION);
+  }
+
+  /**
+   * An unregistered driver whose connections take their accountant from {@code accountants} (a
+   * server's per-analyst budgets); call {@link #connect} on it directly.
+   */
+  public DpsqlDriver(AccountantSource accountants) {
     super();
+    this.accountants = java.util.Objects.requireNonNull(accountants, "accountants");
   }
 
   @Override
@@ -60,7 +73,7 @@ public class DpsqlDriver extends UnregisteredDriver {
     if (info != null) {
       props.putAll(info);
     }
-    DpsqlSession session = DpsqlSession.open(backendUrl, props);
+    DpsqlSession session = DpsqlSession.open(backendUrl, props, accountants);
     OPENING.set(session);
     try {
       // Avatica would parse the URL suffix as key=value pairs; the suffix is the backend's URL.

@@ -99,6 +99,15 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
    * backend.
    */
   public static DpsqlSession open(String backendUrl, Properties info) throws SQLException {
+    return open(backendUrl, info, AccountantSource.PER_CONNECTION);
+  }
+
+  /**
+   * As {@link #open(String, Properties)}, with the accountant taken from {@code accountants} (a
+   * server's per-analyst budgets, for instance) instead of a fresh per-connection one.
+   */
+  public static DpsqlSession open(String backendUrl, Properties info, AccountantSource accountants)
+      throws SQLException {
     String policySource = info.getProperty(POLICY);
     if (policySource == null || policySource.isBlank()) {
       throw SqlStates.policyError("no policy: set the connection property 'policy' to the data "
@@ -130,7 +139,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         case ZCDP -> PrivacyCost.zcdp(total.rho());
       };
       BigDecimal reportingDelta = accounting == Accounting.ZCDP ? total.delta() : null;
-      Accountant accountant = Accountant.create(accounting, budget, reportingDelta);
+      Accountant accountant = accountants.open(policy, info, accounting, budget, reportingDelta);
       return new DpsqlSession(backend, policy, catalog, analyzer, accountant, reportingDelta, random,
           dialect);
     } catch (SQLException | RuntimeException e) {
