@@ -83,11 +83,21 @@ public final class CellPredicate {
    */
   public static CellPredicate compile(SqlNode where, CellDomain cells, List<Object> parameters)
       throws SQLException {
+    return compile(where, cells, parameters, List.of());
+  }
+
+  /**
+   * As {@link #compile(SqlNode, CellDomain, List)}, where the filter may also use columns of
+   * joined public tables ({@link PublicJoin.Derived}): a condition on such a column holds in a
+   * cell when it holds for the public value of the cell's key (never for a key without a public
+   * row; the join's own restriction to matched keys is the caller's).
+   */
+  public static CellPredicate compile(SqlNode where, CellDomain cells, List<Object> parameters,
+      List<PublicJoin.Derived> derived) throws SQLException {
     if (where == null) {
       return all(cells);
     }
-    CellPredicate p = new CellPredicate(cells, new Compiler(cells, parameters).node(where));
-    return p;
+    return new CellPredicate(cells, new Compiler(cells, parameters, derived).node(where));
   }
 
   /** The selection of every cell, in the domain's cell order. */
@@ -179,10 +189,38 @@ public final class CellPredicate {
   private static final class Compiler {
     private final CellDomain cells;
     private final List<Object> parameters;
+    private final List<PublicJoin.Derived> derived;
 
-    Compiler(CellDomain cells, List<Object> parameters) {
+    Compiler(CellDomain cells, List<Object> parameters, List<PublicJoin.Derived> derived) {
       this.cells = cells;
       this.parameters = parameters;
+      this.derived = derived;
+    }
+
+    /** The column of a column index: a cell column (index ≥ 0) or a derived one (−1 − k). */
+    private ColumnPolicy policyOf(int col) {
+      return col >= 0 ? cells.columns().get(col) : derived.get(-1 - col).column();
+    }
+
+    /**
+     * The atom of a condition tabulated over a column's values: as is for a cell column; for a
+     * derived column, carried to its key's cells through the public lookup.
+     */
+    private Node attach(int col, Truth[] byValue, String text) throws SQLException {
+      if (col >= 0) {
+        return new Atom(col, byValue, text);
+      }
+      PublicJoin.Derived d = derived.get(-1 - col);
+      int keyIndex = cells.columns().indexOf(d.key());
+      if (keyIndex < 0) {
+        throw new IllegalStateException("join key " + d.key().name() + " is not a cell column");
+      }
+      int[] valueOf = d.valueOfKey();
+      Truth[] byKey = new Truth[valueOf.length];
+      for (int k = 0; k < valueOf.length; k++) {
+        byKey[k] = valueOf[k] < 0 ? Truth.FALSE : byValue[valueOf[k]];
+      }
+      return new Atom(keyIndex, byKey, text);
     }
 
     Node node(SqlNode n) throws SQLException {
@@ -270,7 +308,7 @@ public final class CellPredicate {
 
     private Node like(SqlCall call) throws SQLException {
       int col = column(call.operand(0), call);
-      ColumnPolicy c = cells.columns().get(col);
+      ColumnPolicy c = policyOf(col);
       Object pattern = constant(call.operand(1), call);
       String escape = null;
       if (call.operandCount() > 2) {
@@ -288,11 +326,11 @@ public final class CellPredicate {
         t[i] = values.get(i) instanceof String s && regex.matcher(s).matches()
             ? Truth.TRUE : Truth.FALSE;
       }
-      return new Atom(col, t, call.toString());
+      return attach(col, t, call.toString());
     }
 
     private Node atom(int col, SqlKind kind, Object constant, SqlCall call) throws SQLException {
-      ColumnPolicy c = cells.columns().get(col);
+      ColumnPolicy c = policyOf(col);
       int size = c.domainSize();
       Truth[] t = new Truth[size];
       if (c.categorical().isPresent()) {
@@ -308,7 +346,7 @@ public final class CellPredicate {
           t[i] = interval(d, i, integer, kind, k);
         }
       }
-      return new Atom(col, t, call.toString());
+      return attach(col, t, call.toString());
     }
 
     private static Truth categorical(Object value, SqlKind kind, Object constant, ColumnPolicy c,
@@ -399,6 +437,11 @@ public final class CellPredicate {
       for (int i = 0; i < cols.size(); i++) {
         if (cols.get(i).name().equalsIgnoreCase(name)) {
           return i;
+        }
+      }
+      for (int k = 0; k < derived.size(); k++) {
+        if (derived.get(k).column().name().equalsIgnoreCase(name)) {
+          return -1 - k;
         }
       }
       throw SqlStates.notSupported("column " + name + " in " + context + " has no public domain "

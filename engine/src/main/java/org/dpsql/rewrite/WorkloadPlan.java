@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.dpsql.errors.SqlStates;
 import org.dpsql.matrix.SparseWorkload;
@@ -59,15 +60,20 @@ public final class WorkloadPlan {
     TablePolicy table = query.table();
     Set<ColumnPolicy> touched = new LinkedHashSet<>();
     for (AggregateQuery part : query.parts()) {
-      touched.addAll(part.groupBy());
+      for (ColumnPolicy c : part.groupBy()) {
+        touched.add(base(part, c));
+      }
       for (OutputItem o : part.outputs()) {
         if (o.isGroupKey()) {
-          touched.add(o.column());
+          touched.add(base(part, o.column()));
         }
+      }
+      for (PublicJoin j : part.joins()) {
+        touched.add(j.key()); // the join drops the rows of keys without a public row
       }
       if (part.where() != null) {
         for (String name : FilterColumns.of(part.where())) {
-          ColumnPolicy c = table.column(name).orElseThrow();
+          ColumnPolicy c = base(part, part.column(name).orElseThrow());
           if (!c.hasDomain()) {
             throw SqlStates.notSupported("column " + c.name() + " is filtered in a workload but has "
                 + "no public domain in the policy (values, or min/max/bin): workload queries are "
@@ -92,10 +98,15 @@ public final class WorkloadPlan {
     List<CellDomain> partGroups = new ArrayList<>();
     for (int p = 0; p < query.parts().size(); p++) {
       AggregateQuery part = query.parts().get(p);
-      boolean[] mask = CellPredicate.compile(part.where(), cells, parameters).mask();
+      List<PublicJoin.Derived> derived = new ArrayList<>();
+      part.joins().forEach(j -> derived.addAll(j.derived()));
+      boolean[] mask = CellPredicate.compile(part.where(), cells, parameters, derived).mask();
+      for (PublicJoin j : part.joins()) {
+        keepMatched(cells, j, mask);
+      }
       CellDomain groups = new CellDomain(part.groupBy());
       partGroups.add(groups);
-      int[][] groupRows = groupRows(cells, groups, mask);
+      int[][] groupRows = groupRows(cells, groups, mask, part);
       List<OutputItem> outs = part.outputs();
       // the measurement rows of this part, added once per measurement
       List<Measurement> partMeasurements = new ArrayList<>();
@@ -152,6 +163,27 @@ public final class WorkloadPlan {
     return new WorkloadPlan(query, cells, measurements, workloads, results, partGroups);
   }
 
+  /** The private column a query's column is measured through: its join key for a public column. */
+  private static ColumnPolicy base(AggregateQuery part, ColumnPolicy c) {
+    return part.derived(c).map(PublicJoin.Derived::key).orElse(c);
+  }
+
+  /** Clears the mask of the cells whose join key has no row in the public table. */
+  private static void keepMatched(CellDomain cells, PublicJoin join, boolean[] mask) {
+    boolean[] matched = join.matched();
+    int index = cells.columns().indexOf(join.key());
+    int stride = 1;
+    for (int i = cells.columns().size() - 1; i > index; i--) {
+      stride *= cells.columns().get(i).domainSize();
+    }
+    int size = matched.length;
+    for (int cell = 0; cell < mask.length; cell++) {
+      if (!matched[(cell / stride) % size]) {
+        mask[cell] = false;
+      }
+    }
+  }
+
   /** The measurements an output needs: one, or SUM then COUNT(col) for AVG. */
   static List<Measurement> measurementsOf(OutputItem o) {
     AggregateKind k = o.aggregate();
@@ -167,12 +199,16 @@ public final class WorkloadPlan {
    * For every group cell, the data cells selected by the mask whose group columns take that
    * group's values: the 0/1 query rows of a filtered GROUP BY.
    */
-  private static int[][] groupRows(CellDomain cells, CellDomain groups, boolean[] mask) {
+  private static int[][] groupRows(CellDomain cells, CellDomain groups, boolean[] mask,
+      AggregateQuery part) {
     List<ColumnPolicy> cellCols = cells.columns();
     List<ColumnPolicy> groupCols = groups.columns();
     int[] position = new int[groupCols.size()]; // index of each group column among the cell columns
+    int[][] valueOfKey = new int[groupCols.size()][]; // for a public column: its value per key cell
     for (int i = 0; i < groupCols.size(); i++) {
-      position[i] = cellCols.indexOf(groupCols.get(i));
+      Optional<PublicJoin.Derived> d = part.derived(groupCols.get(i));
+      position[i] = cellCols.indexOf(d.isPresent() ? d.get().key() : groupCols.get(i));
+      valueOfKey[i] = d.map(PublicJoin.Derived::valueOfKey).orElse(null);
     }
     int[] sizes = new int[cellCols.size()];
     for (int i = 0; i < sizes.length; i++) {
@@ -184,7 +220,11 @@ public final class WorkloadPlan {
     for (int cell = 0; cell < cells.size(); cell++) {
       int g = 0;
       for (int i = 0; i < position.length; i++) {
-        g = g * groupCols.get(i).domainSize() + coords[position[i]];
+        int v = coords[position[i]];
+        if (valueOfKey[i] != null) {
+          v = valueOfKey[i][v]; // -1 only for unmatched keys, which the mask excludes
+        }
+        g = g < 0 || v < 0 ? -1 : g * groupCols.get(i).domainSize() + v;
       }
       groupOf[cell] = g;
       if (mask[cell]) {

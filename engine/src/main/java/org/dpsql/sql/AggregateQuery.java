@@ -1,9 +1,11 @@
 package org.dpsql.sql;
 
 import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.sql.SqlNode;
 import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.policy.TablePolicy;
+import org.dpsql.rewrite.PublicJoin;
 
 /**
  * A private aggregate query, as the front end understood it: which private table, which policy
@@ -12,6 +14,10 @@ import org.dpsql.policy.TablePolicy;
  *
  * <p>{@code where} refers to columns by bare name and may contain dynamic parameters; it has been
  * checked to use only policy columns and no subqueries.
+ *
+ * <p>{@code joins} lists the public lookup tables joined to the private table ({@link PublicJoin});
+ * their columns appear in {@code groupBy}, {@code outputs} and {@code where} as derived categorical
+ * columns (see {@link #column(String)}); {@code table} is the private table's own policy.
  */
 public record AggregateQuery(
     TablePolicy table,
@@ -21,11 +27,46 @@ public record AggregateQuery(
     DpHint hint,
     List<SortKey> orderBy,
     Long offset,
-    Long fetch) {
+    Long fetch,
+    List<PublicJoin> joins) {
 
   public AggregateQuery {
     groupBy = List.copyOf(groupBy);
     outputs = List.copyOf(outputs);
     orderBy = List.copyOf(orderBy);
+    joins = List.copyOf(joins);
+  }
+
+  /** A query over the private table alone (no joins with public tables). */
+  public AggregateQuery(TablePolicy table, List<ColumnPolicy> groupBy, List<OutputItem> outputs,
+      SqlNode where, DpHint hint, List<SortKey> orderBy, Long offset, Long fetch) {
+    this(table, groupBy, outputs, where, hint, orderBy, offset, fetch, List.of());
+  }
+
+  /** A column the query may name: a column of a joined public table, or of the private table. */
+  public Optional<ColumnPolicy> column(String name) {
+    for (PublicJoin j : joins) {
+      for (PublicJoin.Derived d : j.derived()) {
+        if (d.column().name().equalsIgnoreCase(name)) {
+          return Optional.of(d.column());
+        }
+      }
+    }
+    return table.column(name);
+  }
+
+  /**
+   * The public column a group key or filter column stands for, when the query joins public tables
+   * and {@code column} is one of their columns, else empty.
+   */
+  public Optional<PublicJoin.Derived> derived(ColumnPolicy column) {
+    for (PublicJoin j : joins) {
+      for (PublicJoin.Derived d : j.derived()) {
+        if (d.column().equals(column)) {
+          return Optional.of(d);
+        }
+      }
+    }
+    return Optional.empty();
   }
 }

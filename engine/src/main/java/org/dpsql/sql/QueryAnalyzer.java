@@ -51,6 +51,7 @@ import org.dpsql.errors.SqlStates;
 import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.TablePolicy;
+import org.dpsql.rewrite.PublicJoin;
 
 /**
  * The SQL front end: parses a statement with Calcite, validates it against the tables the policy
@@ -72,6 +73,13 @@ public final class QueryAnalyzer {
       "RUNSCRIPT", "SCRIPT", "BACKUP", "SHUTDOWN", "INSERT", "UPDATE", "DELETE", "MERGE", "UPSERT");
 
   private final Policy policy;
+  private final PublicJoins publicJoins;
+
+  /** Reads rows of public tables from the backend: one SQL statement, all rows as objects. */
+  @FunctionalInterface
+  public interface PublicRowReader {
+    List<Object[]> read(String sql) throws SQLException;
+  }
   private final CalciteSchema rootSchema;
   private final List<String> defaultSchemaPath;
   private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl();
@@ -85,6 +93,19 @@ public final class QueryAnalyzer {
    */
   public QueryAnalyzer(Policy policy, BackendCatalog catalog, String defaultSchema,
       SqlDialect backendDialect) {
+    this(policy, catalog, defaultSchema, backendDialect, sql -> {
+      throw SqlStates.notSupported("joins with public tables need the backend connection; "
+          + "this analyzer has none");
+    });
+  }
+
+  /**
+   * An analyzer that reads public lookup tables through {@code publicRows} when a private query
+   * joins them (one SQL statement, all rows returned as objects).
+   */
+  public QueryAnalyzer(Policy policy, BackendCatalog catalog, String defaultSchema,
+      SqlDialect backendDialect, PublicRowReader publicRows) {
+    this.publicJoins = new PublicJoins(policy, catalog, backendDialect, publicRows);
     this.policy = policy;
     this.backendDialect = backendDialect;
     // unquoted identifiers fold the way the backend folds them (upper for H2, lower for
@@ -563,12 +584,18 @@ public final class QueryAnalyzer {
           + "write aggregate queries, or a UNION ALL of them");
     }
     SelectAnalysis a = analyzeSelect(select, orderList, offset, fetch, tables);
-    if (a.groupingSets() == null) {
+    if (a.groupingSets() == null && a.query().joins().isEmpty()) {
       return a.query();
     }
     if (a.query().offset() != null || a.query().fetch() != null) {
-      throw SqlStates.notSupported("OFFSET/FETCH/LIMIT with grouping sets is not supported; "
-          + "filter the released rows in your client");
+      throw SqlStates.notSupported("OFFSET/FETCH/LIMIT with grouping sets or with joins is not "
+          + "supported; filter the released rows in your client");
+    }
+    if (a.groupingSets() == null) {
+      // a join with public tables is answered over its key's cells, as a one-query workload
+      AggregateQuery q = a.query();
+      return new WorkloadQuery(WorkloadQuery.Shape.UNION_ALL, q.table(), List.of(q), q.hint(),
+          q.orderBy());
     }
     return new WorkloadQuery(WorkloadQuery.Shape.GROUPING_SETS, a.query().table(),
         a.partsByGroupingSet(), a.query().hint(), a.query().orderBy());
@@ -581,7 +608,7 @@ public final class QueryAnalyzer {
       for (List<ColumnPolicy> set : groupingSets) {
         AggregateQuery q = query;
         parts.add(new AggregateQuery(q.table(), set, q.outputs(), q.where(), q.hint(), List.of(),
-            null, null));
+            null, null, q.joins()));
       }
       return parts;
     }
@@ -657,7 +684,14 @@ public final class QueryAnalyzer {
 
   private SelectAnalysis analyzeSelect(SqlSelect select, SqlNodeList orderList, SqlNode offset,
       SqlNode fetch, Tables tables) throws SQLException {
-    TablePolicy table = singlePrivateTable(select, tables);
+    PublicJoins.Joined joined = null;
+    TablePolicy table;
+    if (PublicJoins.isJoin(select)) {
+      joined = publicJoins.rewrite(select); // public columns become derived columns of the table
+      table = joined.augmented();
+    } else {
+      table = singlePrivateTable(select, tables);
+    }
     if (select.isDistinct() || select.getModifierNode(SqlSelectKeyword.DISTINCT) != null) {
       throw SqlStates.notAllowed("SELECT DISTINCT over private table " + table.name()
           + " would reveal which values occur; use GROUP BY with COUNT(*) instead");
@@ -754,6 +788,9 @@ public final class QueryAnalyzer {
         }
         out = new OutputItem(label(alias, c.name(), labels), c, null);
       } else if (expr instanceof SqlCall call) {
+        if (joined != null) {
+          refuseAggregateOfPublicColumn(call, joined);
+        }
         out = aggregate(call, alias, table, labels);
         anyAggregate = true;
       } else {
@@ -769,8 +806,32 @@ public final class QueryAnalyzer {
 
     SqlNode where = select.getWhere() == null ? null : checkedFilter(select.getWhere(), table);
     List<SortKey> sort = orderList == null ? List.of() : sortKeys(orderList, outputs);
-    return new SelectAnalysis(new AggregateQuery(table, groupBy, outputs, where, hint, sort,
-        longLiteral(offset, "OFFSET"), longLiteral(fetch, "FETCH/LIMIT")), groupingSets);
+    if (joined == null) {
+      return new SelectAnalysis(new AggregateQuery(table, groupBy, outputs, where, hint, sort,
+          longLiteral(offset, "OFFSET"), longLiteral(fetch, "FETCH/LIMIT")), groupingSets);
+    }
+    return new SelectAnalysis(new AggregateQuery(joined.privateTable(), groupBy, outputs, where,
+        hint, sort, longLiteral(offset, "OFFSET"), longLiteral(fetch, "FETCH/LIMIT"),
+        joined.joins()), groupingSets);
+  }
+
+  /** Refuses COUNT/SUM/AVG of a column of a joined public table (XDP03). */
+  private static void refuseAggregateOfPublicColumn(SqlCall call, PublicJoins.Joined joined)
+      throws SQLException {
+    for (SqlNode o : call.getOperandList()) {
+      if (o instanceof SqlIdentifier id && !id.isStar()) {
+        String name = id.names.get(id.names.size() - 1);
+        for (PublicJoin j : joined.joins()) {
+          for (PublicJoin.Derived d : j.derived()) {
+            if (d.column().name().equalsIgnoreCase(name)) {
+              throw SqlStates.notSupported(call + " aggregates a column of public table "
+                  + j.publicTable() + "; aggregate columns of private table "
+                  + joined.privateTable().name() + " (or COUNT(*)) and group by public columns");
+            }
+          }
+        }
+      }
+    }
   }
 
   /** A plain GROUP BY item: a policy column with a public domain. */
@@ -862,13 +923,14 @@ public final class QueryAnalyzer {
     if (from != null && from.getKind() == SqlKind.AS) {
       from = ((SqlCall) from).operand(0);
     }
-    if (!(from instanceof SqlIdentifier id) || tables.privateTables.size() != 1
-        || !tables.publicTables.isEmpty()) {
-      throw SqlStates.notSupported("a query over a private table must read that one table "
-          + "directly (FROM table [alias]); joins and subqueries over private tables are not "
-          + "supported yet");
+    Optional<TablePolicy> table = from instanceof SqlIdentifier id
+        ? policy.table(id.names.get(id.names.size() - 1)) : Optional.empty();
+    if (table.isEmpty() || table.get().isPublic() || tables.privateTables.isEmpty()) {
+      throw SqlStates.notSupported("a query over a private table must read that table directly "
+          + "(FROM table [alias]) or join it with public lookup tables (JOIN ... ON private.col = "
+          + "public.col); subqueries over private tables are not supported");
     }
-    return policy.table(id.names.get(id.names.size() - 1)).orElseThrow();
+    return table.get();
   }
 
   private static DpHint readHint(SqlSelect select) throws SQLException {

@@ -109,6 +109,36 @@ class WorkloadQueriesTest {
   }
 
   @Test
+  void joinsWithAPublicTableAreOneChargeAndTheirDrillDownsAreFree() throws Exception {
+    try (Connection c = db.connect(9L); Statement st = c.createStatement()) {
+      List<Object[]> r = rows(st.executeQuery("SELECT Z.NAME, COUNT(*) AS N FROM TRIPS T "
+          + "JOIN ZONES Z ON T.REGION = Z.REGION GROUP BY Z.NAME ORDER BY Z.NAME"));
+      assertEquals(List.of("East", "North", "South", "West"),
+          r.stream().map(x -> x[0]).toList(), "every public name, in order");
+      assertEquals("N", c.createStatement().executeQuery("SELECT Z.NAME, COUNT(*) AS N FROM "
+          + "TRIPS T JOIN ZONES Z ON T.REGION = Z.REGION GROUP BY Z.NAME").getMetaData()
+          .getColumnLabel(2));
+      double north = (Double) r.get(1)[1];
+      assertEquals(db.exact("SELECT COUNT(*) FROM TRIPS WHERE REGION = 'N'"), north, 150);
+      var accountant = TestDatabase.session(c).accountant();
+      assertEquals(1, accountant.ledger().stream()
+          .filter(x -> x.source().equals(LedgerEntry.MEASURED)).count(), "one charge");
+      BigDecimal spent = accountant.spent().rho();
+      assertEquals(0, BigDecimal.ONE.compareTo(spent));
+      // the same cells by the private column: answered from the released synopsis, free
+      List<Object[]> again = rows(st.executeQuery(
+          "SELECT COUNT(*) FROM TRIPS WHERE REGION IN ('N', 'S')"));
+      // a single COUNT is released as an integer: the rounded sum of the two released cells
+      assertEquals((Double) r.get(1)[1] + (Double) r.get(2)[1],
+          ((Number) again.get(0)[0]).doubleValue(), 0.5 + 1e-9);
+      assertEquals(0, spent.compareTo(accountant.spent().rho()), "covered query was free");
+      SQLException e = assertThrows(SQLException.class, () -> st.executeQuery(
+          "SELECT COUNT(*) FROM TRIPS T LEFT JOIN ZONES Z ON T.REGION = Z.REGION"));
+      assertEquals("XDP03", e.getSQLState());
+    }
+  }
+
+  @Test
   void explainListsCandidatesWithTheChosenOneAndTheBound() throws Exception {
     try (Connection c = db.connect(4L); Statement st = c.createStatement()) {
       List<Object[]> r = rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN("

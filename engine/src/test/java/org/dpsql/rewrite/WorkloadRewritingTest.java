@@ -86,6 +86,23 @@ class WorkloadRewritingTest {
       }
       ps.executeBatch();
     }
+    try (Statement st = backend.createStatement()) {
+      // public lookups: NE has no row (the inner join drops it), X is outside the policy domain
+      st.execute("CREATE TABLE REGIONS (CODE VARCHAR(2) PRIMARY KEY, NAME VARCHAR(20) NOT NULL, "
+          + "ZONE VARCHAR(10) NOT NULL, POP INT NOT NULL)");
+      st.execute("INSERT INTO REGIONS VALUES ('N', 'North', 'cold', 10), ('S', 'South', 'warm', "
+          + "20), ('E', 'East', 'warm', 30), ('W', 'West', 'cold', 40), ('X', 'Nowhere', 'none', 0)");
+      st.execute("CREATE TABLE GRADES (G INT PRIMARY KEY, LABEL VARCHAR(10) NOT NULL)");
+      st.execute("INSERT INTO GRADES VALUES (1, 'low'), (2, 'low'), (3, 'mid'), (4, 'high'), "
+          + "(5, 'high')");
+      st.execute("CREATE TABLE TAGS (REGION VARCHAR(2), TAG VARCHAR(5))");
+      st.execute("INSERT INTO TAGS VALUES ('N', 'a'), ('N', 'b'), ('S', 'c')");
+      st.execute("CREATE TABLE AGES (YEARS INT PRIMARY KEY, STAGE VARCHAR(10) NOT NULL)");
+      for (int a = 0; a <= 70; a++) {
+        st.execute("INSERT INTO AGES VALUES (" + a + ", '" + (a < 18 ? "minor" : a < 40 ? "young"
+            : "older") + "')");
+      }
+    }
     policyFile = Files.createTempFile("dpsql-workload", ".yaml");
     Files.writeString(policyFile, "budget:\n  accounting: zcdp\n  per_connection: {rho: 1}\n"
         + "  default_query: {rho: 0.1}\n"
@@ -95,11 +112,25 @@ class WorkloadRewritingTest {
         + "      REGION: {values: [N, S, E, W, NE]}\n"
         + "      GRADE: {values: [1, 2, 3, 4, 5]}\n"
         + "      INCOME: {clamp: [0, 200]}\n"
-        + "      SCORE: {min: 0, max: 9.9, bin: 0.5}\n");
+        + "      SCORE: {min: 0, max: 9.9, bin: 0.5}\n"
+        + "  REGIONS: {public: true}\n  GRADES: {public: true}\n  AGES: {public: true}\n"
+        + "  TAGS: {public: true}\n");
     Policy policy = PolicyLoader.load(policyFile.toString(), backend);
     BackendCatalog catalog = BackendCatalog.read(backend, policy);
     dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
-    analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect);
+    analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect, sql -> {
+      List<Object[]> rows = new ArrayList<>();
+      try (Statement st = backend.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        while (rs.next()) {
+          Object[] row = new Object[rs.getMetaData().getColumnCount()];
+          for (int i = 0; i < row.length; i++) {
+            row[i] = rs.getObject(i + 1);
+          }
+          rows.add(row);
+        }
+      }
+      return rows;
+    });
     measurer = new ExactMeasurer(backend, dialect);
   }
 
@@ -218,6 +249,128 @@ class WorkloadRewritingTest {
       }
     }
     assertEquals(row, table.rows().size(), "one released row per group of every part");
+  }
+
+  /**
+   * Joins with public lookup tables: each branch of the statement (split at UNION ALL) is run on
+   * the backend as written, and every released row equals the backend's row with the same group
+   * keys (0, or NULL for AVG, when the backend has no such group).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT COUNT(*) FROM PEOPLE P JOIN REGIONS R ON P.REGION = R.CODE",
+      "SELECT R.NAME, COUNT(*) FROM PEOPLE P JOIN REGIONS R ON P.REGION = R.CODE GROUP BY R.NAME",
+      "SELECT ZONE, COUNT(*) AS N FROM PEOPLE JOIN REGIONS ON REGION = CODE GROUP BY ZONE",
+      "SELECT COUNT(*) FROM PEOPLE P JOIN REGIONS R ON R.CODE = P.REGION WHERE R.POP > 15 "
+          + "AND P.AGE < 40",
+      "SELECT R.ZONE, P.SEX, SUM(P.INCOME), AVG(P.INCOME) FROM PEOPLE P INNER JOIN REGIONS R "
+          + "ON P.REGION = R.CODE WHERE NOT (R.NAME LIKE 'N%') GROUP BY R.ZONE, P.SEX",
+      "SELECT G.LABEL, COUNT(*) FROM PEOPLE P JOIN GRADES G ON P.GRADE = G.G "
+          + "WHERE G.LABEL IN ('low', 'high') OR P.SEX = 'F' GROUP BY G.LABEL",
+      "SELECT A.STAGE, R.ZONE, COUNT(*) FROM PEOPLE P JOIN AGES A ON P.AGE = A.YEARS "
+          + "JOIN REGIONS R ON P.REGION = R.CODE GROUP BY A.STAGE, R.ZONE",
+      "SELECT R.ZONE, COUNT(*) FROM PEOPLE P JOIN REGIONS R ON P.REGION = R.CODE WHERE R.POP "
+          + "BETWEEN ? AND ? GROUP BY R.ZONE|15,35",
+      "SELECT R.ZONE, COUNT(*) FROM PEOPLE P JOIN REGIONS R ON P.REGION = R.CODE GROUP BY R.ZONE "
+          + "UNION ALL SELECT P.SEX, COUNT(*) FROM PEOPLE P GROUP BY P.SEX",
+  })
+  void joinsWithPublicTablesEqualTheBackend(String spec) throws Exception {
+    String[] parts = spec.split("\\|");
+    String sql = parts[0];
+    List<Object> params = parameters(parts.length > 1 ? parts[1] : "");
+    AnalyzedStatement st = analyzer.analyze(sql);
+    WorkloadQuery wq = ((AnalyzedStatement.PrivateWorkload) st).query();
+    WorkloadPlan plan = WorkloadPlan.of(wq, params);
+    long[][] x = measurer.measure(plan.measurementPlan(), params);
+    double[][] answers = new double[x.length][];
+    for (int m = 0; m < x.length; m++) {
+      double[] v = new double[x[m].length];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = x[m][i];
+      }
+      answers[m] = plan.workloads().get(m).answer(v);
+    }
+    ResultTable table = WorkloadAnswer.build(plan, answers, null);
+    String[] branches = sql.split(" UNION ALL ");
+    int row = 0;
+    for (int p = 0; p < branches.length; p++) {
+      AggregateQuery part = wq.parts().get(p);
+      List<Integer> keyPositions = new ArrayList<>();
+      for (int o = 0; o < part.outputs().size(); o++) {
+        if (part.outputs().get(o).isGroupKey()) {
+          keyPositions.add(o);
+        }
+      }
+      Map<List<Object>, Object[]> truth = new HashMap<>();
+      try (PreparedStatement ps = backend.prepareStatement(branches[p])) {
+        for (int i = 0; i < params.size(); i++) {
+          ps.setObject(i + 1, params.get(i));
+        }
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            Object[] r = new Object[part.outputs().size()];
+            List<Object> key = new ArrayList<>();
+            for (int o = 0; o < r.length; o++) {
+              r[o] = rs.getObject(o + 1);
+              if (keyPositions.contains(o)) {
+                key.add(normalise(r[o]));
+              }
+            }
+            truth.put(key, r);
+          }
+        }
+      }
+      int groups = plan.partGroups().get(p).size();
+      for (int g = 0; g < groups; g++, row++) {
+        Object[] released = table.rows().get(row);
+        List<Object> key = new ArrayList<>();
+        for (int o : keyPositions) {
+          key.add(normalise(released[o]));
+        }
+        Object[] expected = truth.remove(key);
+        for (int o = 0; o < part.outputs().size(); o++) {
+          OutputItem item = part.outputs().get(o);
+          if (item.isGroupKey()) {
+            continue;
+          }
+          String where = sql + " part " + p + " group " + key + " output " + item.label();
+          Object want = expected == null ? null : expected[o];
+          if (item.aggregate() == AggregateKind.AVG) {
+            if (want == null) {
+              assertEquals(null, released[o], where);
+            } else {
+              assertEquals(((Number) want).doubleValue(), (Double) released[o], 1e-6, where);
+            }
+          } else {
+            double w = want == null ? 0 : ((Number) want).doubleValue();
+            assertEquals(w, (Double) released[o], 1e-6 * Math.max(1, Math.abs(w)), where);
+          }
+        }
+      }
+      assertTrue(truth.isEmpty(), "groups the backend has and dpsql does not: " + truth.keySet());
+    }
+    assertEquals(row, table.rows().size());
+  }
+
+  @Test
+  void joinsThatCouldMultiplyRowsOrAggregatePublicColumnsAreRefused() {
+    for (String[] c : new String[][] {
+        {"SELECT COUNT(*) FROM PEOPLE P JOIN GRADES G ON P.AGE = G.G JOIN GRADES H ON P.GRADE = H.G "
+            + "JOIN REGIONS R ON R.CODE = G.LABEL", "relate a column of private table"},
+        {"SELECT COUNT(*) FROM PEOPLE P LEFT JOIN REGIONS R ON P.REGION = R.CODE", "LEFT"},
+        {"SELECT COUNT(*) FROM PEOPLE P JOIN REGIONS R ON P.REGION = R.CODE AND R.POP > 3",
+            "one equality"},
+        {"SELECT SUM(R.POP) FROM PEOPLE P JOIN REGIONS R ON P.REGION = R.CODE", "public table"},
+        {"SELECT COUNT(*) FROM PEOPLE P JOIN REGIONS R ON P.INCOME = R.POP", "public domain"},
+        {"SELECT COUNT(*) FROM PEOPLE P JOIN REGIONS R ON P.REGION = R.ZONE", "join is empty"},
+        {"SELECT COUNT(*) FROM PEOPLE P JOIN TAGS T ON P.REGION = T.REGION", "several rows"},
+        {"SELECT COUNT(*) FROM PEOPLE P CROSS JOIN REGIONS R", "CROSS"},
+    }) {
+      SQLException e = assertThrows(SQLException.class, () -> analyzer.analyze(c[0]), c[0]);
+      assertTrue(e.getMessage().contains(c[1]), c[0] + ": " + e.getMessage());
+      assertTrue(e.getSQLState().startsWith("XDP") || e.getSQLState().startsWith("42"),
+          e.getSQLState());
+    }
   }
 
   @Test
