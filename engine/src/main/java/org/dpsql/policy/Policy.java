@@ -14,15 +14,27 @@ import java.util.Optional;
  * {@link #table} looks names up case-insensitively. A policy returned by {@link
  * PolicyLoader#load} has been checked in full against the backend's schema; one returned by {@link
  * PolicyLoader#parse} only against the rules of the file format.
+ *
+ * <p>{@code synopses} are the owner's published releases ({@link SynopsisSpec}), keyed by
+ * upper-cased name; {@code synopsisStore} is the directory where their releases are kept (null
+ * when the policy has none: the default is the policy file's directory).
  */
 public record Policy(
-    boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source) {
+    boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source,
+    Map<String, SynopsisSpec> synopses, String synopsisStore) {
 
-  /** Copies the table map. */
+  /** Copies the maps. */
   public Policy {
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(source, "source");
     tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
+    synopses = Collections.unmodifiableMap(new LinkedHashMap<>(synopses));
+  }
+
+  /** A policy without published synopses. */
+  public Policy(
+      boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source) {
+    this(allowSeed, budget, tables, source, Map.of(), null);
   }
 
   /** The table named {@code name}, compared case-insensitively. */

@@ -18,7 +18,9 @@ import org.dpsql.policy.PolicyYaml.YamlBool;
  * backend's.
  */
 final class PolicyParser {
-  static final List<String> TOP_KEYS = List.of("allow_seed", "budget", "tables");
+  static final List<String> TOP_KEYS =
+      List.of("allow_seed", "budget", "tables", "synopses", "synopsis_store");
+  static final List<String> SYNOPSIS_KEYS = List.of("table", "workload", "budget", "mechanism");
   static final List<String> BUDGET_KEYS = List.of("accounting", "per_connection", "default_query");
   static final List<String> AMOUNT_KEYS = List.of("epsilon", "delta", "rho");
   static final List<String> TABLE_KEYS =
@@ -53,7 +55,51 @@ final class PolicyParser {
         + "default_query}"), "budget");
     Map<String, TablePolicy> tables = tables(required(root, "", "tables", "a mapping of table "
         + "names"), "tables");
-    return new Policy(allowSeed, budget, tables, source);
+    Map<String, SynopsisSpec> synopses = root.containsKey("synopses")
+        ? synopses(root.get("synopses"), "synopses", budget.accounting()) : Map.of();
+    String store = null;
+    if (root.containsKey("synopsis_store")) {
+      Object v = root.get("synopsis_store");
+      if (!(v instanceof String) || ((String) v).isBlank()) {
+        throw problem("synopsis_store", "must be a directory path, got " + describe(v));
+      }
+      store = ((String) v).strip();
+    }
+    return new Policy(allowSeed, budget, tables, source, synopses, store);
+  }
+
+  // ---------------------------------------------------------------- published synopses
+
+  private Map<String, SynopsisSpec> synopses(Object value, String path, String accounting)
+      throws SQLException {
+    Map<String, Object> m = mapping(value, path);
+    Map<String, SynopsisSpec> out = new java.util.LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : m.entrySet()) {
+      String name = e.getKey();
+      String p = join(path, name);
+      if (!name.matches("[A-Za-z][A-Za-z0-9_]*")) {
+        throw problem(p, "a synopsis name is a letter followed by letters, digits or _");
+      }
+      Map<String, Object> s = mapping(e.getValue(), p);
+      checkKeys(s, p, SYNOPSIS_KEYS);
+      String table = text(required(s, p, "table", "the private table's name"), join(p, "table"));
+      String workload = text(required(s, p, "workload", "a DPSQL.WORKLOAD family, e.g. "
+          + "RANGE_MARGINALS(AGE, REGION)"), join(p, "workload"));
+      BudgetAmount budget = amount(required(s, p, "budget", example(accounting)),
+          join(p, "budget"), accounting);
+      String mechanism = s.containsKey("mechanism")
+          ? text(s.get("mechanism"), join(p, "mechanism")) : "auto";
+      out.put(name.toUpperCase(Locale.ROOT), new SynopsisSpec(name, table, workload, budget,
+          mechanism));
+    }
+    return out;
+  }
+
+  private String text(Object v, String path) throws SQLException {
+    if (!(v instanceof String) || ((String) v).isBlank()) {
+      throw problem(path, "must be a non-empty text, got " + describe(v));
+    }
+    return ((String) v).strip();
   }
 
   // ---------------------------------------------------------------- budget

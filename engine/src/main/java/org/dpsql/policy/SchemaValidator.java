@@ -65,7 +65,8 @@ final class SchemaValidator {
       TablePolicy checked = table(t, "tables." + t.name());
       out.put(TablePolicy.key(checked.name()), checked);
     }
-    return new Policy(policy.allowSeed(), policy.budget(), out, policy.source());
+    return new Policy(policy.allowSeed(), policy.budget(), out, policy.source(), policy.synopses(),
+        policy.synopsisStore());
   }
 
   private static String currentSchema(Connection c) {

@@ -141,8 +141,11 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       };
       BigDecimal reportingDelta = accounting == Accounting.ZCDP ? total.delta() : null;
       Accountant accountant = accountants.open(policy, info, accounting, budget, reportingDelta);
-      return new DpsqlSession(backend, policy, catalog, analyzer, accountant, reportingDelta, random,
-          dialect);
+      DpsqlSession session = new DpsqlSession(backend, policy, catalog, analyzer, accountant,
+          reportingDelta, random, dialect);
+      session.workloads.publish(
+          PublishedSynopses.load(policy, analyzer, session.measurer, reportingDelta));
+      return session;
     } catch (SQLException | RuntimeException e) {
       backend.close();
       throw e;

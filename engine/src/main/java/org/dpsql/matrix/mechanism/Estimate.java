@@ -28,6 +28,18 @@ public final class Estimate {
     this.noise = Objects.requireNonNull(noise, "noise");
   }
 
+  /**
+   * An estimate restored from storage: {@code xhat} must be {@code inference}'s least-squares
+   * estimate from a measurement calibrated by {@code noise} (as written when it was released).
+   */
+  public static Estimate restore(LeastSquares inference, double[] xhat, NoiseCalibration noise) {
+    if (xhat.length != inference.strategy().cells()) {
+      throw new IllegalArgumentException("the estimate has " + xhat.length + " cells, the "
+          + "strategy " + inference.strategy().cells());
+    }
+    return new Estimate(inference, xhat.clone(), noise);
+  }
+
   /** {@code x̂} (a fresh copy); unbiased for {@code x} on the row space of {@code Â}. */
   public double[] cells() {
     return xhat.clone();

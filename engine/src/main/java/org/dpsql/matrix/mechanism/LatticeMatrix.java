@@ -46,6 +46,50 @@ public final class LatticeMatrix {
   }
 
   /**
+   * The matrix {@code N / 2^bits} from its compressed sparse rows (copied): row {@code i} holds the
+   * numerators {@code value[k]} at columns {@code colIndex[k]} for {@code rowStart[i] ≤ k <
+   * rowStart[i+1]}, columns increasing. The inverse of {@link #rowStarts()}, {@link
+   * #columnIndices()} and {@link #numerators()}, for storing a released strategy.
+   *
+   * @throws IllegalArgumentException if the arrays do not describe a {@code rows × cols} matrix
+   */
+  public static LatticeMatrix ofCompressedRows(int rows, int cols, int bits, int[] rowStart,
+      int[] colIndex, long[] value) {
+    checkBits(bits);
+    if (rows <= 0 || cols <= 0 || rowStart.length != rows + 1 || rowStart[0] != 0
+        || rowStart[rows] != colIndex.length || colIndex.length != value.length) {
+      throw new IllegalArgumentException("inconsistent compressed rows");
+    }
+    for (int i = 0; i < rows; i++) {
+      if (rowStart[i] > rowStart[i + 1]) {
+        throw new IllegalArgumentException("row starts must not decrease");
+      }
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        if (colIndex[k] < 0 || colIndex[k] >= cols
+            || (k > rowStart[i] && colIndex[k] <= colIndex[k - 1])) {
+          throw new IllegalArgumentException("column indices out of range or not increasing");
+        }
+      }
+    }
+    return new LatticeMatrix(rows, cols, bits, rowStart.clone(), colIndex.clone(), value.clone());
+  }
+
+  /** The start of each row in {@link #columnIndices()} / {@link #numerators()}, plus the end. */
+  public int[] rowStarts() {
+    return rowStart.clone();
+  }
+
+  /** The column of each stored numerator, row by row. */
+  public int[] columnIndices() {
+    return colIndex.clone();
+  }
+
+  /** The stored (non-zero) integer numerators, row by row. */
+  public long[] numerators() {
+    return value.clone();
+  }
+
+  /**
    * The matrix {@code N / 2^bits} with integer entries {@code n} (copied).
    *
    * @throws IllegalArgumentException if {@code n} is empty or ragged, or {@code bits} is outside

@@ -1,0 +1,365 @@
+package org.dpsql.session;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.CheckedOutputStream;
+import org.dpsql.accounting.Accountant;
+import org.dpsql.accounting.Accounting;
+import org.dpsql.accounting.PrivacyCost;
+import org.dpsql.backend.ExactMeasurer;
+import org.dpsql.errors.SqlStates;
+import org.dpsql.matrix.mechanism.Estimate;
+import org.dpsql.matrix.mechanism.LatticeMatrix;
+import org.dpsql.matrix.mechanism.LatticeStrategy;
+import org.dpsql.matrix.mechanism.LeastSquares;
+import org.dpsql.matrix.mechanism.NoiseCalibration;
+import org.dpsql.mechanism.Rational;
+import org.dpsql.mechanism.SecureRandomBits;
+import org.dpsql.policy.BudgetAmount;
+import org.dpsql.policy.ColumnPolicy;
+import org.dpsql.policy.Policy;
+import org.dpsql.policy.PolicyLoader;
+import org.dpsql.policy.SynopsisSpec;
+import org.dpsql.policy.TablePolicy;
+import org.dpsql.rewrite.CellDomain;
+import org.dpsql.rewrite.Measurement;
+import org.dpsql.sql.AnalyzedStatement;
+import org.dpsql.sql.QueryAnalyzer;
+
+/**
+ * The data owner's published synopses (policy {@code synopses:}): each is one {@code
+ * DPSQL.WORKLOAD} family released once with the owner's budget, stored in the synopsis store, and
+ * then used by every connection to answer covered queries for free.
+ *
+ * <p>Guarantees: a synopsis is released at most once per (store file, specification): the release
+ * is written to its file (fsync, then an atomic rename) before any connection may use it, and a
+ * later connection — in this process or after a restart — reads the file instead of releasing
+ * again, so the owner's budget for it is spent once and its noise can never be averaged away. The
+ * noise comes from the secure random source, never from a connection's seed. A file whose
+ * specification or column domains differ from the policy's (the owner changed them) is replaced by
+ * a new release, which spends the synopsis budget again; the owner deletes a file to refresh a
+ * synopsis after the data changed. A corrupt file is refused (XDP04), never silently re-released.
+ */
+final class PublishedSynopses {
+  private static final long MAGIC = 0x4450_5351_4c53_594eL; // "DPSQLSYN"
+  private static final int VERSION = 1;
+  private static final int MAX_DIMENSION = 1 << 24;
+  private static final int MAX_NON_ZEROS = 1 << 28;
+
+  /** Released synopses by store file, shared by every connection of this process. */
+  private static final Map<Path, Loaded> LOADED = new ConcurrentHashMap<>();
+
+  private record Loaded(String fingerprint, Synopsis synopsis) {}
+
+  private PublishedSynopses() {}
+
+  /**
+   * The published synopses of {@code policy}, released now if their files do not exist yet.
+   *
+   * @throws SQLException XDP04 when a specification is invalid, the store is not usable or a file
+   *     is corrupt; the backend's errors while measuring (nothing is stored then)
+   */
+  static List<Synopsis> load(Policy policy, QueryAnalyzer analyzer, ExactMeasurer measurer,
+      java.math.BigDecimal reportingDelta) throws SQLException {
+    if (policy.synopses().isEmpty()) {
+      return List.of();
+    }
+    Path store = store(policy);
+    List<Synopsis> out = new ArrayList<>();
+    for (SynopsisSpec spec : policy.synopses().values()) {
+      Path file = store.resolve(spec.name().toUpperCase(java.util.Locale.ROOT) + ".synopsis");
+      synchronized (PublishedSynopses.class) {
+        TablePolicy table = policy.table(spec.table()).orElseThrow(() -> problem(policy, spec,
+            "no table " + spec.table() + " in the policy"));
+        String fingerprint = fingerprint(policy, spec);
+        Loaded cached = LOADED.get(file);
+        Synopsis s = null;
+        if (cached != null && cached.fingerprint().equals(fingerprint)) {
+          s = cached.synopsis();
+        } else if (Files.exists(file)) {
+          s = read(file, policy, spec, table, fingerprint);
+        }
+        if (s == null) {
+          s = release(policy, spec, analyzer, measurer, reportingDelta);
+          write(file, s, fingerprint);
+        }
+        LOADED.put(file, new Loaded(fingerprint, s));
+        // named in the ledger of every query it answers
+        out.add(new Synopsis(s.table(), s.cells(), s.measurement(), s.estimate(), s.values(),
+            "published:" + spec.name() + ":" + s.mechanism()));
+      }
+    }
+    return out;
+  }
+
+  /** The store directory: {@code synopsis_store}, or {@code <policy file>.synopses}. */
+  static Path store(Policy policy) throws SQLException {
+    String source = policy.source();
+    boolean classpath = source.startsWith(PolicyLoader.CLASSPATH_PREFIX);
+    Path dir;
+    if (policy.synopsisStore() != null) {
+      Path p = Path.of(policy.synopsisStore());
+      Path base = classpath || Path.of(source).toAbsolutePath().getParent() == null
+          ? Path.of("").toAbsolutePath() : Path.of(source).toAbsolutePath().getParent();
+      dir = p.isAbsolute() ? p : base.resolve(p);
+    } else if (classpath) {
+      throw SqlStates.policyError("policy " + source + ": synopsis_store: a class-path policy "
+          + "with synopses must name a directory where their releases are kept (synopsis_store: "
+          + "path), so that they are released once and not at every start");
+    } else {
+      Path f = Path.of(source).toAbsolutePath();
+      dir = f.resolveSibling(f.getFileName() + ".synopses");
+    }
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw SqlStates.policyError("policy " + source + ": synopsis_store: cannot create " + dir
+          + ": " + e.getMessage());
+    }
+    return dir.toAbsolutePath().normalize();
+  }
+
+  private static Synopsis release(Policy policy, SynopsisSpec spec, QueryAnalyzer analyzer,
+      ExactMeasurer measurer, java.math.BigDecimal reportingDelta) throws SQLException {
+    StringBuilder options = new StringBuilder();
+    BudgetAmount b = spec.budget();
+    if (b.rho() != null) {
+      options.append("rho=").append(b.rho().toPlainString());
+    } else {
+      options.append("epsilon=").append(b.epsilon().toPlainString());
+      if (b.delta() != null) {
+        options.append(", delta=").append(b.delta().toPlainString());
+      }
+    }
+    options.append(", mechanism=").append(spec.mechanism());
+    String sql = "SELECT * FROM TABLE(DPSQL.WORKLOAD('" + spec.table().replace("'", "''")
+        + "', '" + spec.workload().replace("'", "''") + "', '" + options + "'))";
+    AnalyzedStatement st;
+    try {
+      st = analyzer.analyze(sql);
+    } catch (SQLException e) {
+      throw problem(policy, spec, e.getMessage());
+    }
+    if (!(st instanceof AnalyzedStatement.NamedWorkload w)) {
+      throw problem(policy, spec, "not a DPSQL.WORKLOAD family");
+    }
+    Accounting accounting = Accounting.parse(policy.budget().accounting());
+    PrivacyCost budget = switch (accounting) {
+      case PURE -> PrivacyCost.pure(b.epsilon());
+      case APPROX -> PrivacyCost.approx(b.epsilon(), b.delta());
+      case ZCDP -> PrivacyCost.zcdp(b.rho());
+    };
+    // the owner's own budget for this release, spent here once
+    Accountant owner = Accountant.create(accounting, budget, reportingDelta);
+    WorkloadExecutor executor = new WorkloadExecutor(policy, owner, reportingDelta,
+        new SecureRandomBits(), measurer);
+    executor.release(w.query(), "published synopsis " + spec.name());
+    List<Synopsis> released = executor.synopses();
+    if (released.size() != 1 || released.get(0).estimate() == null) {
+      throw problem(policy, spec, "its release did not produce one least-squares estimate");
+    }
+    return released.get(0);
+  }
+
+  private static String fingerprint(Policy policy, SynopsisSpec spec) {
+    TablePolicy t = policy.table(spec.table()).orElseThrow();
+    return "v" + VERSION + "|" + policy.budget().accounting() + "|" + t.name() + "|"
+        + spec.workload().replaceAll("\\s+", "") + "|" + spec.budget() + "|" + spec.mechanism()
+        + "|" + t.columns().values();
+  }
+
+  // ---------------------------------------------------------------------------- file format
+
+  private static void write(Path file, Synopsis s, String fingerprint) throws SQLException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    CRC32 crc = new CRC32();
+    try (OutputStream raw = Files.newOutputStream(tmp);
+        CheckedOutputStream checked = new CheckedOutputStream(new BufferedOutputStream(raw), crc);
+        DataOutputStream out = new DataOutputStream(checked)) {
+      out.writeLong(MAGIC);
+      out.writeInt(VERSION);
+      out.writeUTF(fingerprint);
+      out.writeUTF(s.table().name());
+      out.writeInt(s.cells().columns().size());
+      for (ColumnPolicy c : s.cells().columns()) {
+        out.writeUTF(c.name());
+      }
+      out.writeUTF(s.mechanism());
+      Estimate e = s.estimate();
+      NoiseCalibration n = e.noise();
+      out.writeUTF(n.kind().name());
+      writeRational(out, n.latticeParameter());
+      out.writeInt(n.bits());
+      writeRational(out, n.budget());
+      out.writeUTF(n.guarantee());
+      LatticeStrategy strategy = e.inference().strategy();
+      out.writeUTF(strategy.name());
+      out.writeInt(strategy.factors().size());
+      for (LatticeMatrix m : strategy.factors()) {
+        out.writeInt(m.rows());
+        out.writeInt(m.cols());
+        out.writeInt(m.bits());
+        int[] starts = m.rowStarts();
+        int[] cols = m.columnIndices();
+        long[] vals = m.numerators();
+        for (int v : starts) {
+          out.writeInt(v);
+        }
+        for (int k = 0; k < cols.length; k++) {
+          out.writeInt(cols[k]);
+          out.writeLong(vals[k]);
+        }
+      }
+      double[] x = e.cells();
+      out.writeInt(x.length);
+      for (double v : x) {
+        out.writeDouble(v);
+      }
+      out.flush();
+      long sum = crc.getValue();
+      out.writeLong(sum);
+    } catch (IOException e) {
+      throw SqlStates.policyError("cannot write the published synopsis " + file + ": "
+          + e.getMessage());
+    }
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        ch.force(true);
+      }
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+        dir.force(true);
+      } catch (IOException ignored) {
+        // some file systems cannot sync a directory; the rename itself is atomic
+      }
+    } catch (IOException e) {
+      throw SqlStates.policyError("cannot store the published synopsis " + file + ": "
+          + e.getMessage());
+    }
+  }
+
+  /** The synopsis in {@code file}, or null when it was released for another specification. */
+  private static Synopsis read(Path file, Policy policy, SynopsisSpec spec, TablePolicy table,
+      String fingerprint) throws SQLException {
+    CRC32 crc = new CRC32();
+    try (InputStream raw = Files.newInputStream(file);
+        CheckedInputStream checked = new CheckedInputStream(new BufferedInputStream(raw), crc);
+        DataInputStream in = new DataInputStream(checked)) {
+      if (in.readLong() != MAGIC || in.readInt() != VERSION) {
+        throw new IOException("not a dpsql synopsis file of version " + VERSION);
+      }
+      if (!in.readUTF().equals(fingerprint)) {
+        return null; // the owner changed the specification or the domains: release anew
+      }
+      String tableName = in.readUTF();
+      if (!tableName.equals(table.name())) {
+        return null;
+      }
+      int ncols = in.readInt();
+      List<ColumnPolicy> columns = new ArrayList<>();
+      for (int i = 0; i < ncols; i++) {
+        String name = in.readUTF();
+        columns.add(table.column(name).orElseThrow(() -> new IOException("unknown column "
+            + name)));
+      }
+      String mechanism = in.readUTF();
+      NoiseCalibration.Kind kind = NoiseCalibration.Kind.valueOf(in.readUTF());
+      Rational lattice = readRational(in);
+      int noiseBits = in.readInt();
+      Rational budget = readRational(in);
+      String guarantee = in.readUTF();
+      String strategyName = in.readUTF();
+      int nfactors = in.readInt();
+      List<LatticeMatrix> factors = new ArrayList<>();
+      for (int f = 0; f < nfactors; f++) {
+        int rows = in.readInt();
+        int cols = in.readInt();
+        int bits = in.readInt();
+        if (rows <= 0 || cols <= 0 || rows > MAX_DIMENSION || cols > MAX_DIMENSION) {
+          throw new IOException("implausible strategy size " + rows + " x " + cols);
+        }
+        int[] starts = new int[rows + 1];
+        for (int i = 0; i <= rows; i++) {
+          starts[i] = in.readInt();
+        }
+        int nnz = starts[rows];
+        if (nnz < 0 || nnz > MAX_NON_ZEROS) {
+          throw new IOException("implausible strategy size");
+        }
+        int[] idx = new int[nnz];
+        long[] val = new long[nnz];
+        for (int k = 0; k < nnz; k++) {
+          idx[k] = in.readInt();
+          val[k] = in.readLong();
+        }
+        factors.add(LatticeMatrix.ofCompressedRows(rows, cols, bits, starts, idx, val));
+      }
+      int n = in.readInt();
+      if (n <= 0 || n > CellDomain.MAX_CELLS) {
+        throw new IOException("implausible number of cells " + n);
+      }
+      double[] x = new double[n];
+      for (int i = 0; i < n; i++) {
+        x[i] = in.readDouble();
+      }
+      long expected = crc.getValue();
+      if (in.readLong() != expected) {
+        throw new IOException("checksum mismatch");
+      }
+      CellDomain cells = new CellDomain(columns);
+      LatticeStrategy strategy = LatticeStrategy.of(strategyName, factors);
+      NoiseCalibration noise = new NoiseCalibration(kind, lattice, noiseBits, budget, guarantee);
+      Estimate e = Estimate.restore(LeastSquares.of(strategy), x, noise);
+      return new Synopsis(table, cells, Measurement.countStar(), e, mechanism);
+    } catch (IOException | RuntimeException e) {
+      throw problem(policy, spec, "its stored release " + file + " is unreadable (" + e.getMessage()
+          + "); restore the file from a backup, or delete it to release the synopsis again (this "
+          + "spends its budget again)");
+    }
+  }
+
+  private static void writeRational(DataOutputStream out, Rational r) throws IOException {
+    byte[] num = r.num().toByteArray();
+    byte[] den = r.den().toByteArray();
+    out.writeInt(num.length);
+    out.write(num);
+    out.writeInt(den.length);
+    out.write(den);
+  }
+
+  private static Rational readRational(DataInputStream in) throws IOException {
+    byte[] num = new byte[in.readInt()];
+    in.readFully(num);
+    byte[] den = new byte[in.readInt()];
+    in.readFully(den);
+    return Rational.of(new BigInteger(num), new BigInteger(den));
+  }
+
+  private static SQLException problem(Policy policy, SynopsisSpec spec, String message) {
+    return SqlStates.policyError("policy " + policy.source() + ": synopses." + spec.name() + ": "
+        + message);
+  }
+
+  /** Forgets the released synopses held in memory (tests); the files stay. */
+  static void forgetLoaded() {
+    LOADED.clear();
+  }
+}
