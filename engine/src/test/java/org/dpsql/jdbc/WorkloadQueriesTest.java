@@ -94,10 +94,15 @@ class WorkloadQueriesTest {
       var accountant = TestDatabase.session(c).accountant();
       BigDecimal spent = accountant.spent().rho();
       assertEquals(0, new BigDecimal("0.5").compareTo(spent));
-      for (int i = 0; i < 20; i++) {
-        int lo = 18 + 10 * (i % 3);
-        try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM TRIPS WHERE AGE BETWEEN " + lo
-            + " AND " + (lo + 19))) {
+      for (int i = 0; i < 100; i++) {
+        int first = i % 6;
+        int last = first + (i / 6) % (6 - first); // every range of the six AGE bins
+        int lo = 18 + 10 * first;
+        int hi = 18 + 10 * last + 9;
+        String sql = i % 2 == 0
+            ? "SELECT COUNT(*) FROM TRIPS WHERE AGE BETWEEN " + lo + " AND " + hi
+            : "SELECT COUNT(*) AS N FROM TRIPS WHERE AGE >= " + lo + " AND AGE < " + (hi + 1);
+        try (ResultSet rs = st.executeQuery(sql)) {
           rs.next();
           rs.getLong(1);
         }
