@@ -197,17 +197,7 @@ class WorkloadRewritingTest {
           List.of());
     }
     WorkloadPlan plan = WorkloadPlan.of(wq, params);
-    long[][] x = measurer.measure(plan.measurementPlan(), params);
-    double[][] answers = new double[x.length][];
-    for (int m = 0; m < x.length; m++) {
-      double[] v = new double[x[m].length];
-      for (int i = 0; i < v.length; i++) {
-        v[i] = x[m][i];
-      }
-      SparseWorkload w = plan.workloads().get(m);
-      answers[m] = w.answer(v);
-    }
-    ResultTable table = WorkloadAnswer.build(plan, answers, null);
+    ResultTable table = exactRelease(plan, params);
     int row = 0;
     for (int p = 0; p < wq.parts().size(); p++) {
       AggregateQuery part = wq.parts().get(p);
@@ -281,16 +271,7 @@ class WorkloadRewritingTest {
     AnalyzedStatement st = analyzer.analyze(sql);
     WorkloadQuery wq = ((AnalyzedStatement.PrivateWorkload) st).query();
     WorkloadPlan plan = WorkloadPlan.of(wq, params);
-    long[][] x = measurer.measure(plan.measurementPlan(), params);
-    double[][] answers = new double[x.length][];
-    for (int m = 0; m < x.length; m++) {
-      double[] v = new double[x[m].length];
-      for (int i = 0; i < v.length; i++) {
-        v[i] = x[m][i];
-      }
-      answers[m] = plan.workloads().get(m).answer(v);
-    }
-    ResultTable table = WorkloadAnswer.build(plan, answers, null);
+    ResultTable table = exactRelease(plan, params);
     String[] branches = sql.split(" UNION ALL ");
     int row = 0;
     for (int p = 0; p < branches.length; p++) {
@@ -424,6 +405,22 @@ class WorkloadRewritingTest {
     AggregateQuery q = ((AnalyzedStatement.PrivateAggregate) st).query();
     return WorkloadPlan.of(new WorkloadQuery(WorkloadQuery.Shape.UNION_ALL, q.table(), List.of(q),
         q.hint(), List.of()), List.of());
+  }
+
+  /** The plan's released table computed noise-free: each query's {@code Σ x_cell}. */
+  private static ResultTable exactRelease(WorkloadPlan plan, List<Object> params)
+      throws SQLException {
+    long[][] x = measurer.measure(plan.measurementPlan(), params);
+    double[][] answers = new double[x.length][];
+    for (int m = 0; m < x.length; m++) {
+      double[] v = new double[x[m].length];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = x[m][i];
+      }
+      SparseWorkload w = plan.workloads().get(m);
+      answers[m] = w.answer(v);
+    }
+    return WorkloadAnswer.build(plan, answers, null);
   }
 
   private static int indexOfKey(AggregateQuery part, ColumnPolicy c) {
