@@ -18,13 +18,26 @@ import org.dpsql.policy.OrderedDomain;
 public final class CellDomain {
   /** The largest number of cells one query may release. */
   public static final int MAX_CELLS = 1_000_000;
+  /**
+   * The largest number of leaves of a tree released by TopDown (InfTDA, {@code mechanism='inftda'}
+   * or a roll-up under {@code auto}): its measurement is sparse and its release integral, so it
+   * may be larger than other queries (an origin/destination tree of 2,000 × 2,000 areas has
+   * 4,000,000 leaves).
+   */
+  public static final int MAX_TREE_CELLS = 1 << 24;
 
   private final List<ColumnPolicy> columns;
   private final int[] sizes;
   private final int cells;
   private final List<Map<Object, Integer>> categoricalIndex = new ArrayList<>();
 
+  /** The cells of {@code columns}, at most {@link #MAX_CELLS} (else XDP03). */
   public CellDomain(List<ColumnPolicy> columns) throws SQLException {
+    this(columns, MAX_CELLS);
+  }
+
+  /** The cells of {@code columns}, at most {@code maxCells} (else XDP03). */
+  public CellDomain(List<ColumnPolicy> columns, int maxCells) throws SQLException {
     this.columns = List.copyOf(columns);
     this.sizes = new int[columns.size()];
     long n = 1;
@@ -32,10 +45,12 @@ public final class CellDomain {
       ColumnPolicy c = columns.get(i);
       sizes[i] = c.domainSize();
       n *= sizes[i];
-      if (n > MAX_CELLS) {
+      if (n > maxCells) {
         throw SqlStates.notSupported("GROUP BY " + String.join(", ",
-            columns.stream().map(ColumnPolicy::name).toList()) + " has more than " + MAX_CELLS
-            + " cells in the policy domain; group by fewer or coarser columns");
+            columns.stream().map(ColumnPolicy::name).toList()) + " has more than " + maxCells
+            + " cells in the policy domain; group by fewer or coarser columns"
+            + (maxCells < MAX_TREE_CELLS ? " (roll-ups over a declared hierarchy released by "
+                + "InfTDA may have up to " + MAX_TREE_CELLS + " leaves)" : ""));
       }
       Map<Object, Integer> index = new HashMap<>();
       if (c.categorical().isPresent()) {

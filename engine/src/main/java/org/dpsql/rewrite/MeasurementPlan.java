@@ -35,7 +35,10 @@ public record MeasurementPlan(AggregateQuery query, CellDomain cells, List<Measu
         default -> throw new IllegalStateException(o.aggregate().name());
       }
     }
-    return new MeasurementPlan(query, new CellDomain(query.groupBy()), ms);
+    org.dpsql.sql.Mechanism m = query.hint().mechanism();
+    int limit = m == org.dpsql.sql.Mechanism.TOPDOWN || m == org.dpsql.sql.Mechanism.INFTDA
+        ? CellDomain.MAX_TREE_CELLS : CellDomain.MAX_CELLS; // a tree release is sparse
+    return new MeasurementPlan(query, new CellDomain(query.groupBy(), limit), ms);
   }
 
   private static void addOnce(List<Measurement> ms, Measurement m) {

@@ -57,6 +57,12 @@ public final class WorkloadPlan {
    * @throws SQLException XDP03 when a filter cannot be evaluated exactly on the cells
    */
   public static WorkloadPlan of(WorkloadQuery query, List<Object> parameters) throws SQLException {
+    return of(query, parameters, CellDomain.MAX_CELLS);
+  }
+
+  /** As {@link #of(WorkloadQuery, List)}, with at most {@code maxCells} cells (else XDP03). */
+  public static WorkloadPlan of(WorkloadQuery query, List<Object> parameters, int maxCells)
+      throws SQLException {
     TablePolicy table = query.table();
     Set<ColumnPolicy> touched = new LinkedHashSet<>();
     for (AggregateQuery part : query.parts()) {
@@ -90,7 +96,7 @@ public final class WorkloadPlan {
         cellColumns.add(c);
       }
     }
-    CellDomain cells = new CellDomain(cellColumns);
+    CellDomain cells = new CellDomain(cellColumns, maxCells);
 
     List<Measurement> measurements = new ArrayList<>();
     List<List<int[]>> rowsByMeasurement = new ArrayList<>();
@@ -104,7 +110,7 @@ public final class WorkloadPlan {
       for (PublicJoin j : part.joins()) {
         keepMatched(cells, j, mask);
       }
-      CellDomain groups = new CellDomain(part.groupBy());
+      CellDomain groups = new CellDomain(part.groupBy(), maxCells);
       partGroups.add(groups);
       int[][] groupRows = groupRows(cells, groups, mask, part);
       List<OutputItem> outs = part.outputs();

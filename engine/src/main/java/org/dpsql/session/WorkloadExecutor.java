@@ -279,7 +279,7 @@ final class WorkloadExecutor {
   private ResultTable releaseTopDown(WorkloadQuery query, TopDownShape tree,
       String statement, List<Object> parameters) throws SQLException {
     List<ColumnPolicy> levels = tree.leafColumns();
-    WorkloadPlan plan = WorkloadPlan.of(query, parameters);
+    WorkloadPlan plan = WorkloadPlan.of(query, parameters, CellDomain.MAX_TREE_CELLS);
     List<Workload> ws = new ArrayList<>(plan.workloads());
     Answers free = covered(query.table(), plan.cells(), plan.measurements(), ws, false);
     if (free != null) {
@@ -291,22 +291,27 @@ final class WorkloadExecutor {
     if (!accountant.canAfford(charge)) {
       throw new BudgetExceededException(accountant.accounting(), charge, accountant.remaining());
     }
-    CellDomain leaves = new CellDomain(levels); // its mixed-radix cell index is the leaf id
+    // its mixed-radix cell index is the leaf id
+    CellDomain leaves = new CellDomain(levels, CellDomain.MAX_TREE_CELLS);
     AggregateQuery whole = new AggregateQuery(query.table(), levels, List.of(), null,
         query.hint(), List.of(), null, null);
     long[][] exact = measureWithheld(new MeasurementPlan(whole, leaves,
         List.of(Measurement.countStar())), parameters);
-    List<Long> ids = new ArrayList<>();
-    List<Long> counts = new ArrayList<>();
-    for (int leaf = 0; leaf < exact[0].length; leaf++) {
-      if (exact[0][leaf] > 0) {
-        ids.add((long) leaf);
-        counts.add(exact[0][leaf]);
+    int nonEmpty = 0;
+    for (long c : exact[0]) {
+      if (c > 0) {
+        nonEmpty++;
       }
     }
-    HierarchicalCounts data = HierarchicalCounts.fromLeafCounts(tree.domain(),
-        ids.stream().mapToLong(Long::longValue).toArray(),
-        counts.stream().mapToLong(Long::longValue).toArray());
+    long[] ids = new long[nonEmpty];
+    long[] counts = new long[nonEmpty];
+    for (int leaf = 0, k = 0; leaf < exact[0].length; leaf++) {
+      if (exact[0][leaf] > 0) {
+        ids[k] = leaf;
+        counts[k++] = exact[0][leaf];
+      }
+    }
+    HierarchicalCounts data = HierarchicalCounts.fromLeafCounts(tree.domain(), ids, counts);
     accountant.charge(charge, statement, "inftda", null);
     TopDownRelease release = TopDownMechanism.infTda(budget).release(data, random);
     // the released leaves, laid out over the plan's cells (policy column order)

@@ -240,4 +240,43 @@ class TopDownQueriesTest {
       Files.deleteIfExists(od);
     }
   }
+
+  @Test
+  void treesLargerThanTheCellLimitOfOtherQueriesAreReleasedByInfTda() throws Exception {
+    try (Statement st = h2.createStatement()) {
+      st.execute("CREATE TABLE BIG (A INT NOT NULL, B INT NOT NULL)");
+      st.execute("INSERT INTO BIG SELECT MOD(X * 7919, 1024), MOD(X * 104729, 1024) "
+          + "FROM SYSTEM_RANGE(1, 20000)");
+    }
+    Path p = Files.createTempFile("dpsql-big", ".yaml");
+    try {
+      Files.writeString(p, "allow_seed: true\nbudget:\n  accounting: zcdp\n"
+          + "  per_connection: {rho: 2}\n  default_query: {rho: 0.5}\n"
+          + "tables:\n  BIG:\n    privacy_unit: ROW\n    columns:\n"
+          + "      A: {min: 0, max: 1023}\n      B: {min: 0, max: 1023}\n"
+          + "    hierarchies:\n      AB: [A, B]\n");
+      try (Connection c = connect(p, 3); Statement st = c.createStatement()) {
+        // 1,048,576 leaves: more than the 1,000,000 cells of other queries
+        SQLException e = assertThrows(SQLException.class,
+            () -> st.executeQuery("SELECT A, B, COUNT(*) FROM BIG GROUP BY A, B"));
+        assertEquals("XDP03", e.getSQLState());
+        assertTrue(e.getMessage().contains("InfTDA"), e.getMessage());
+        long rows = 0;
+        long total = 0;
+        try (ResultSet rs = st.executeQuery(
+            "SELECT /*+ DP(mechanism='inftda') */ A, B, COUNT(*) FROM BIG GROUP BY A, B")) {
+          while (rs.next()) {
+            long v = rs.getLong(3);
+            assertTrue(v >= 0, "non-negative");
+            total += v;
+            rows++;
+          }
+        }
+        assertEquals(1024 * 1024, rows);
+        assertEquals(20000, total, 200, "the root is the noisy total (unbounded DP)");
+      }
+    } finally {
+      Files.deleteIfExists(p);
+    }
+  }
 }
