@@ -95,12 +95,24 @@ public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mecha
     return v;
   }
 
+  /** The range of privacy parameters dpsql accepts: wider than any meaningful value. */
+  private static final BigDecimal SMALLEST = new BigDecimal("1e-30");
+  private static final BigDecimal LARGEST = new BigDecimal("1e6");
+
   private static BigDecimal number(String key, String value) throws SQLException {
+    BigDecimal v;
     try {
-      return new BigDecimal(value);
+      v = new BigDecimal(value.strip());
     } catch (NumberFormatException ex) {
       throw SqlStates.badPrivacyParameter(
           "DP hint: " + key + " must be a number, got '" + value + "'; write e.g. " + key + "='0.1'");
     }
+    // exact arithmetic on 1e-999999999 would take forever: refuse what no budget can mean
+    if (v.signum() > 0 && (v.compareTo(SMALLEST) < 0 || v.compareTo(LARGEST) > 0
+        || v.precision() > 40)) {
+      throw SqlStates.badPrivacyParameter("DP hint: " + key + " = " + value + " is outside the "
+          + "range dpsql accepts (1e-30 to 1e6, at most 40 digits)");
+    }
+    return v;
   }
 }

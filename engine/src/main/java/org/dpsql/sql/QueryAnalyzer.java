@@ -157,9 +157,11 @@ public final class QueryAnalyzer {
           "a query over DPSQL system tables cannot also read backend tables; query them separately");
     }
     if (t.system) {
+      checkStandardFunctions(node);
       return new AnalyzedStatement.SystemQuery(sql, normalized);
     }
     if (t.privateTables.isEmpty()) {
+      checkStandardFunctions(node);
       return new AnalyzedStatement.PassThrough(node.toSqlString(backendDialect).getSql(), normalized);
     }
     SqlNode fresh = parse(sql);
@@ -168,6 +170,48 @@ public final class QueryAnalyzer {
     return q instanceof WorkloadQuery w
         ? new AnalyzedStatement.PrivateWorkload(w, normalized, params)
         : new AnalyzedStatement.PrivateAggregate((AggregateQuery) q, normalized, params);
+  }
+
+  /**
+   * Refuses (XDP02) a statement passed to the backend that calls a function neither standard SQL
+   * nor the common dialects (Calcite's function libraries: MySQL, PostgreSQL, Oracle, BigQuery,
+   * ...) have. Backend-specific functions can read and write files or run SQL given as a string (H2's
+   * {@code CSVWRITE('f', 'SELECT ... FROM PRIVATE_TABLE')}, {@code FILE_READ}, {@code LINK_SCHEMA};
+   * PostgreSQL's {@code pg_read_file}, {@code dblink}), which would reach private rows without
+   * passing through dpsql's checks.
+   */
+  private static final org.apache.calcite.sql.SqlOperatorTable KNOWN_FUNCTIONS =
+      org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
+          java.util.EnumSet.allOf(org.apache.calcite.sql.fun.SqlLibrary.class));
+
+  private static void checkStandardFunctions(SqlNode node) throws SQLException {
+    SQLException[] refused = new SQLException[1];
+    node.accept(new SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(SqlCall call) {
+        org.apache.calcite.sql.SqlOperator op = call.getOperator();
+        if (refused[0] == null && op instanceof org.apache.calcite.sql.SqlFunction f
+            && (op instanceof org.apache.calcite.sql.SqlUnresolvedFunction
+                || f.getFunctionType()
+                    == org.apache.calcite.sql.SqlFunctionCategory.USER_DEFINED_FUNCTION)) {
+          List<org.apache.calcite.sql.SqlOperator> found = new ArrayList<>();
+          KNOWN_FUNCTIONS.lookupOperatorOverloads(
+              new SqlIdentifier(op.getName(), org.apache.calcite.sql.parser.SqlParserPos.ZERO),
+              null, org.apache.calcite.sql.SqlSyntax.FUNCTION, found,
+              org.apache.calcite.sql.validate.SqlNameMatchers.withCaseSensitive(false));
+          if (found.isEmpty()) {
+            refused[0] = SqlStates.notAllowed("function " + op.getName() + " is not allowed: "
+                + "statements on public and system tables may call the functions of standard SQL "
+                + "and of the common dialects only (backend-specific functions can read files or "
+                + "run unchecked SQL)");
+          }
+        }
+        return super.visit(call);
+      }
+    });
+    if (refused[0] != null) {
+      throw refused[0];
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -284,11 +328,16 @@ public final class QueryAnalyzer {
       AnalyzedStatement inner = analyze(args.get(0));
       if (!(inner instanceof AnalyzedStatement.PrivateAggregate
           || inner instanceof AnalyzedStatement.PrivateWorkload
-          || inner instanceof AnalyzedStatement.NamedWorkload)) {
+          || inner instanceof AnalyzedStatement.NamedWorkload
+          || inner instanceof AnalyzedStatement.AdaptiveTable)) {
         throw SqlStates.notSupported("DPSQL.EXPLAIN explains private queries (aggregates, "
-            + "workloads, DPSQL.WORKLOAD); this statement spends no budget, run it directly");
+            + "workloads, DPSQL.WORKLOAD, DPSQL.ADAPTIVE_TABLE); this statement spends no budget, "
+            + "run it directly");
       }
       return new AnalyzedStatement.ExplainFunction(inner, args.get(0), normalized);
+    }
+    if (name.equals("ADAPTIVE_TABLE")) {
+      return adaptiveTable(args, normalized);
     }
     if (args.size() < 2 || args.size() > 3) {
       throw SqlStates.notSupported("DPSQL.WORKLOAD takes ('table', 'FAMILY(col, ...)' [, "
@@ -301,7 +350,48 @@ public final class QueryAnalyzer {
   private static boolean isSystemFunction(SqlCall f) {
     SqlIdentifier id = f.getOperator().getNameAsId();
     return id.names.size() == 2 && id.names.get(0).equalsIgnoreCase(SYSTEM_SCHEMA)
-        && (id.names.get(1).equalsIgnoreCase("WORKLOAD") || id.names.get(1).equalsIgnoreCase("EXPLAIN"));
+        && (id.names.get(1).equalsIgnoreCase("WORKLOAD") || id.names.get(1).equalsIgnoreCase("EXPLAIN")
+            || id.names.get(1).equalsIgnoreCase("ADAPTIVE_TABLE"));
+  }
+
+  /**
+   * {@code DPSQL.ADAPTIVE_TABLE('NAME'[, 'delta=...'])}: a SafeTab tabulation the policy declares
+   * under {@code adaptive_tables}. The only option is {@code delta}, the δ of the (ε, δ) charge
+   * under {@code approx} accounting.
+   */
+  private AnalyzedStatement adaptiveTable(List<String> args, String normalized)
+      throws SQLException {
+    if (args.isEmpty() || args.size() > 2) {
+      throw SqlStates.notSupported("DPSQL.ADAPTIVE_TABLE takes ('NAME' [, 'delta=...']): the name "
+          + "of an adaptive table of the policy, e.g. DPSQL.ADAPTIVE_TABLE('DHC')");
+    }
+    String tableName = args.get(0).strip();
+    org.dpsql.policy.AdaptiveTablePolicy table = policy.adaptiveTable(tableName).orElseThrow(
+        () -> SqlStates.notAllowed("DPSQL.ADAPTIVE_TABLE: no adaptive table '" + tableName
+            + "' in the policy; " + (policy.adaptiveTables().isEmpty()
+                ? "the policy declares none (section adaptive_tables)"
+                : "it declares " + String.join(", ", policy.adaptiveTables().values().stream()
+                    .map(org.dpsql.policy.AdaptiveTablePolicy::name).toList()))));
+    java.math.BigDecimal delta = null;
+    Map<String, String> opts = options(args.size() > 1 ? args.get(1) : "");
+    for (Map.Entry<String, String> o : opts.entrySet()) {
+      if (!o.getKey().equalsIgnoreCase("delta")) {
+        throw SqlStates.badPrivacyParameter("DPSQL.ADAPTIVE_TABLE: unknown option '" + o.getKey()
+            + "'; the only option is delta (the δ of the charge under approx accounting): every "
+            + "other parameter is the data owner's, in the policy");
+      }
+      try {
+        delta = new java.math.BigDecimal(o.getValue().strip());
+      } catch (NumberFormatException e) {
+        throw SqlStates.badPrivacyParameter("DPSQL.ADAPTIVE_TABLE: delta must be a number in "
+            + "(0, 1), got '" + o.getValue() + "'");
+      }
+      if (delta.signum() <= 0 || delta.compareTo(java.math.BigDecimal.ONE) >= 0) {
+        throw SqlStates.badPrivacyParameter("DPSQL.ADAPTIVE_TABLE: delta must be in (0, 1), got "
+            + delta.toPlainString());
+      }
+    }
+    return new AnalyzedStatement.AdaptiveTable(table, delta, normalized);
   }
 
   private FamilyQuery familyQuery(String tableName, String familyText, String options)

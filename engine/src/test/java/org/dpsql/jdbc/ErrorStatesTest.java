@@ -59,7 +59,13 @@ class ErrorStatesTest {
       "DROP TABLE TRIPS",
       "CREATE TABLE X (A INT)",
       "TRUNCATE TABLE TRIPS",
-      "SELECT * FROM TABLE(DPSQL.WORKLOAD('TRIPS', 'ALL_RANGES(FARE)', ''))"})
+      "SELECT * FROM TABLE(DPSQL.WORKLOAD('TRIPS', 'ALL_RANGES(FARE)', ''))",
+      // backend functions that run SQL given as text or touch files would bypass dpsql's checks
+      "SELECT CSVWRITE('/tmp/dpsql-leak.csv', 'SELECT RIDER_ID, FARE FROM TRIPS') FROM ZONES",
+      "SELECT FILE_READ('/etc/hostname') FROM ZONES",
+      "SELECT NAME FROM ZONES WHERE REGION = FILE_READ('/etc/hostname')",
+      "SELECT * FROM CSVREAD('/tmp/dpsql-leak.csv')",
+      "SELECT FILE_READ('/etc/hostname') FROM DPSQL.BUDGET"})
   void notAllowedIsXdp02(String sql) throws SQLException {
     SQLException e = refused(sql);
     assertEquals("XDP02", e.getSQLState(), e.getMessage());
@@ -105,7 +111,9 @@ class ErrorStatesTest {
       "SELECT /*+ DP(budget='0.1') */ COUNT(*) FROM TRIPS",
       "SELECT /*+ DP(answer_range='5') */ COUNT(*) FROM TRIPS",
       "SELECT /*+ DP(answer_range='9,3') */ COUNT(*) FROM TRIPS",
-      "SELECT /*+ NOISE(x='1') */ COUNT(*) FROM TRIPS"})
+      "SELECT /*+ NOISE(x='1') */ COUNT(*) FROM TRIPS",
+      "SELECT /*+ DP(rho='1e-999999999') */ COUNT(*) FROM TRIPS",
+      "SELECT /*+ DP(epsilon='1e+999999999', delta='1e-9') */ COUNT(*) FROM TRIPS"})
   void badPrivacyParameterIsXdp05(String sql) throws SQLException {
     SQLException e = refused(sql);
     assertEquals("XDP05", e.getSQLState(), e.getMessage());
