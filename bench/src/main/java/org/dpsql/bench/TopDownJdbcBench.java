@@ -26,7 +26,7 @@ import java.util.SplittableRandom;
  * dpsql (all rows read by the client) and the peak heap.
  *
  * <p>Run: {@code java -Xmx6g -cp bench/target/benchmarks.jar org.dpsql.bench.TopDownJdbcBench
- * [--trips N] [--pairs N] [--dir /tmp/dpsql-od]}. The database is reused when it exists with the
+ * [--trips N] [--pairs N] [--dir /tmp/dpsql-od] [--cache-kb 262144]}. The database is reused when it exists with the
  * same sizes. Timings on a shared 2-core machine are upper bounds.
  */
 public final class TopDownJdbcBench {
@@ -36,18 +36,20 @@ public final class TopDownJdbcBench {
     long trips = 30_000_000L;
     int pairs = 400_000;
     Path dir = Path.of(System.getProperty("java.io.tmpdir"), "dpsql-od");
+    long cacheKb = 262_144; // H2's page cache lives in the same heap
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--trips" -> trips = Long.parseLong(args[++i]);
         case "--pairs" -> pairs = Integer.parseInt(args[++i]);
         case "--dir" -> dir = Path.of(args[++i]);
+        case "--cache-kb" -> cacheKb = Long.parseLong(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     Files.createDirectories(dir);
     String name = "od_" + trips + "_" + pairs;
     String backendUrl = "jdbc:h2:file:" + dir.resolve(name).toAbsolutePath()
-        + ";CACHE_SIZE=1048576";
+        + ";CACHE_SIZE=" + cacheKb;
     System.out.printf("cores %d, max heap %.2f GiB, backend %s%n",
         Runtime.getRuntime().availableProcessors(),
         Runtime.getRuntime().maxMemory() / (double) (1L << 30), backendUrl);
