@@ -1,0 +1,248 @@
+package org.dpsql.server;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.MissingResultsException;
+import org.apache.calcite.avatica.NoSuchConnectionException;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.jdbc.JdbcMeta;
+import org.apache.calcite.avatica.proto.Requests;
+import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
+import org.apache.calcite.avatica.remote.TypedValue;
+
+/**
+ * The server side of the Avatica protocol: Avatica's {@link JdbcMeta} over dpsql connections, with
+ * every connection opened for, and usable only by, the authenticated analyst.
+ *
+ * <p>Guarantees: a remote connection is a dpsql connection opened by {@link AnalystConnections}
+ * with the server's own policy, backend and seed and the analyst's durable budget; the properties
+ * the client sends with its open request are ignored entirely. A connection belongs to the analyst
+ * who opened it, and a statement to the connection that created it: any call naming another
+ * analyst's connection, or a statement through a connection that does not own it, fails exactly as
+ * if the connection or statement did not exist. An analyst holds at most {@code
+ * maxConnectionsPerAnalyst} open connections.
+ */
+final class AnalystMeta extends JdbcMeta {
+  /** Opens the dpsql connection of one remote connection of an analyst. */
+  @FunctionalInterface
+  interface AnalystConnections {
+    Connection open(String analyst) throws SQLException;
+  }
+
+  private final AnalystConnections connections;
+  private final int maxConnectionsPerAnalyst;
+  /** Remote connection id → owning analyst. */
+  private final Map<String, String> owners = new ConcurrentHashMap<>();
+  /** Statement id → connection id that created it. */
+  private final Map<Integer, String> statements = new ConcurrentHashMap<>();
+
+  AnalystMeta(AnalystConnections connections, int maxConnectionsPerAnalyst, Properties cache)
+      throws SQLException {
+    super("jdbc:dpsql:remote", cache);
+    this.connections = Objects.requireNonNull(connections, "connections");
+    if (maxConnectionsPerAnalyst < 1) {
+      throw new IllegalArgumentException("maxConnectionsPerAnalyst must be >= 1");
+    }
+    this.maxConnectionsPerAnalyst = maxConnectionsPerAnalyst;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Connections
+
+  @Override
+  public void openConnection(ConnectionHandle ch, Map<String, String> clientInfo) {
+    String analyst = CurrentAnalyst.require();
+    if (ch.id == null || ch.id.isEmpty() || ch.id.length() > 100) {
+      throw refused("08001", "a connection id has 1 to 100 characters");
+    }
+    synchronized (owners) {
+      if (openConnectionsOf(analyst) >= maxConnectionsPerAnalyst) {
+        throw refused("08004", "analyst '" + analyst + "' already has "
+            + maxConnectionsPerAnalyst + " open connections; close one first");
+      }
+      if (owners.putIfAbsent(ch.id, analyst) != null) {
+        throw refused("08002", "connection id already in use; open a new connection");
+      }
+    }
+    try {
+      super.openConnection(ch, Map.of()); // the client's properties count for nothing
+    } catch (RuntimeException e) {
+      owners.remove(ch.id, analyst);
+      throw e;
+    }
+  }
+
+  /** Open connections of {@code analyst}, forgetting owners whose connection expired. */
+  private int openConnectionsOf(String analyst) {
+    int n = 0;
+    for (Map.Entry<String, String> e : owners.entrySet()) {
+      if (getConnectionCache().getIfPresent(e.getKey()) == null) {
+        owners.remove(e.getKey(), e.getValue()); // expired and closed by the connection cache
+        statements.values().removeIf(e.getKey()::equals);
+      } else if (e.getValue().equals(analyst)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  protected Connection createConnection(String url, Properties info) throws SQLException {
+    return connections.open(CurrentAnalyst.require());
+  }
+
+  @Override
+  protected Connection getConnection(String id) throws SQLException {
+    requireOwnConnection(id);
+    return super.getConnection(id);
+  }
+
+  @Override
+  public void closeConnection(ConnectionHandle ch) {
+    requireOwnConnection(ch.id);
+    try {
+      super.closeConnection(ch);
+    } finally {
+      owners.remove(ch.id);
+      statements.values().removeIf(ch.id::equals);
+    }
+  }
+
+  private void requireOwnConnection(String id) {
+    String analyst = CurrentAnalyst.require();
+    if (id == null || !analyst.equals(owners.get(id))) {
+      throw new NoSuchConnectionException("Connection not found: invalid id, closed, or expired: "
+          + id);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Statements
+
+  @Override
+  public StatementHandle createStatement(ConnectionHandle ch) {
+    StatementHandle h = super.createStatement(ch);
+    statements.put(h.id, ch.id);
+    return h;
+  }
+
+  /** An empty statement arrives as null; refuse it as a syntax error, as Calcite would. */
+  private static void requireStatement(String sql) {
+    if (sql == null || sql.isBlank()) {
+      throw refused("42000", "the statement is empty");
+    }
+  }
+
+  @Override
+  public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    requireStatement(sql);
+    StatementHandle h = super.prepare(ch, sql, maxRowCount);
+    statements.put(h.id, ch.id);
+    return h;
+  }
+
+  /** Whether the statement was created by the handle's connection, owned by the analyst. */
+  private boolean ownStatement(StatementHandle h) {
+    if (h == null) {
+      return false;
+    }
+    String connection = statements.get(h.id);
+    return connection != null && connection.equals(h.connectionId)
+        && CurrentAnalyst.require().equals(owners.get(connection));
+  }
+
+  private void requireOwnStatement(StatementHandle h) throws NoSuchStatementException {
+    if (!ownStatement(h)) {
+      throw new NoSuchStatementException(h);
+    }
+  }
+
+  @Override
+  public void closeStatement(StatementHandle h) {
+    if (ownStatement(h)) {
+      try {
+        super.closeStatement(h);
+      } finally {
+        statements.remove(h.id);
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("deprecation")
+  public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
+      PrepareCallback callback) throws NoSuchStatementException {
+    requireOwnStatement(h);
+    requireStatement(sql);
+    return super.prepareAndExecute(h, sql, maxRowCount, callback);
+  }
+
+  @Override
+  public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
+      int maxRowsInFirstFrame, PrepareCallback callback) throws NoSuchStatementException {
+    requireOwnStatement(h);
+    requireStatement(sql);
+    return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+  }
+
+  @Override
+  @SuppressWarnings("deprecation")
+  public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      long maxRowCount) throws NoSuchStatementException {
+    requireOwnStatement(h);
+    return super.execute(h, parameterValues, maxRowCount);
+  }
+
+  @Override
+  public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      int maxRowsInFirstFrame) throws NoSuchStatementException {
+    requireOwnStatement(h);
+    return super.execute(h, parameterValues, maxRowsInFirstFrame);
+  }
+
+  @Override
+  public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
+      throws NoSuchStatementException, MissingResultsException {
+    requireOwnStatement(h);
+    return super.fetch(h, offset, fetchMaxRowCount);
+  }
+
+  @Override
+  public boolean syncResults(StatementHandle sh, QueryState state, long offset)
+      throws NoSuchStatementException {
+    requireOwnStatement(sh);
+    return super.syncResults(sh, state, offset);
+  }
+
+  @Override
+  public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h, List<String> sqlCommands)
+      throws NoSuchStatementException {
+    requireOwnStatement(h);
+    return super.prepareAndExecuteBatch(h, sqlCommands);
+  }
+
+  @Override
+  public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> batches)
+      throws NoSuchStatementException {
+    requireOwnStatement(h);
+    return super.executeBatch(h, batches);
+  }
+
+  @Override
+  public ExecuteBatchResult executeBatchProtobuf(StatementHandle h,
+      List<Requests.UpdateBatch> batches) throws NoSuchStatementException {
+    requireOwnStatement(h);
+    return super.executeBatchProtobuf(h, batches);
+  }
+
+  private static AvaticaRuntimeException refused(String sqlState, String message) {
+    return new AvaticaRuntimeException(message, 0, sqlState, AvaticaSeverity.ERROR);
+  }
+}

@@ -1,0 +1,148 @@
+package org.dpsql.server;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.apache.calcite.avatica.remote.ProtobufTranslation;
+import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
+import org.apache.calcite.avatica.remote.Service;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.handler.AbstractHandler;
+
+/**
+ * The HTTP endpoint of the Avatica protocol with Protobuf serialization, as the Avatica thin driver
+ * speaks it ({@code jdbc:avatica:remote:url=...;serialization=protobuf}).
+ *
+ * <p>Guarantees: only POST requests of an HTTP-authenticated user reach the service, and each runs
+ * as that user ({@link CurrentAnalyst}); request bodies over {@code maxRequestBytes} are refused
+ * (413) unread; every failure is answered by an Avatica error response built by {@link
+ * ClientErrors} (contract SQLState, no stack trace).
+ */
+final class ProtobufEndpoint extends AbstractHandler {
+  private final Service service;
+  private final ProtobufTranslation translation = new ProtobufTranslationImpl();
+  private final int maxRequestBytes;
+
+  ProtobufEndpoint(Service service, int maxRequestBytes) {
+    this.service = Objects.requireNonNull(service, "service");
+    this.maxRequestBytes = maxRequestBytes;
+  }
+
+  @Override
+  public void handle(String target, Request baseRequest, HttpServletRequest request,
+      HttpServletResponse response) throws IOException {
+    baseRequest.setHandled(true);
+    if (!"POST".equals(request.getMethod())) {
+      response.setStatus(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
+      response.setHeader("Allow", "POST");
+      return;
+    }
+    String analyst = request.getRemoteUser();
+    if (analyst == null) { // the security handler lets no such request through; be sure anyway
+      response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+      return;
+    }
+    long declared = request.getContentLengthLong();
+    if (declared > maxRequestBytes) {
+      response.setStatus(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE);
+      return;
+    }
+    byte[] body = readAtMost(request.getInputStream(), maxRequestBytes);
+    if (body == null) {
+      response.setStatus(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE);
+      return;
+    }
+    Service.Response answer;
+    int status = HttpServletResponse.SC_OK;
+    Service.Request call;
+    try {
+      call = translation.parseRequest(body);
+    } catch (IOException | RuntimeException e) {
+      call = null;
+    }
+    if (call == null) {
+      answer = ClientErrors.response("the request is not an Avatica protobuf message",
+          ClientErrors.PROTOCOL);
+      status = HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
+    } else {
+      Service.Request c = call;
+      try {
+        answer = CurrentAnalyst.callAs(analyst, () -> dispatch(c));
+      } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+        answer = ClientErrors.of(e);
+        status = HttpServletResponse.SC_INTERNAL_SERVER_ERROR; // Avatica clients read the body
+      }
+    }
+    byte[] bytes = translation.serializeResponse(answer);
+    response.setStatus(status);
+    response.setContentType("application/octet-stream");
+    response.setContentLength(bytes.length);
+    response.getOutputStream().write(bytes);
+  }
+
+  /** Calls the service method for the request's type (Avatica's own dispatch is not public). */
+  private Service.Response dispatch(Service.Request r) {
+    if (r instanceof Service.CatalogsRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.SchemasRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.TablesRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.TableTypesRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.TypeInfoRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.ColumnsRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.PrepareRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.ExecuteRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.PrepareAndExecuteRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.SyncResultsRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.FetchRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.CreateStatementRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.CloseStatementRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.OpenConnectionRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.CloseConnectionRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.ConnectionSyncRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.DatabasePropertyRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.CommitRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.RollbackRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.PrepareAndExecuteBatchRequest q) {
+      return service.apply(q);
+    } else if (r instanceof Service.ExecuteBatchRequest q) {
+      return service.apply(q);
+    }
+    return ClientErrors.response("unsupported request " + r.getClass().getSimpleName(),
+        ClientErrors.PROTOCOL);
+  }
+
+  /** The whole stream, or null if it is longer than {@code limit}. */
+  private static byte[] readAtMost(InputStream in, int limit) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[8192];
+    int n;
+    while ((n = in.read(buffer)) >= 0) {
+      if (out.size() + n > limit) {
+        return null;
+      }
+      out.write(buffer, 0, n);
+    }
+    return out.toByteArray();
+  }
+}

@@ -1,0 +1,196 @@
+package org.dpsql.server;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.dpsql.accounting.Accounting;
+import org.dpsql.accounting.PrivacyCost;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * The owner's users file: who may log in to the server and how much privacy budget each analyst
+ * has. It holds credentials, so it lives apart from the data policy (which analysts may read).
+ *
+ * <pre>
+ * analysts:
+ *   alice:
+ *     password: pbkdf2-sha256$600000$SALT$HASH   # from: dpsql-server hash-password
+ *     budget: {rho: 2.0}                         # total over all connections and all time
+ *     per_connection: {rho: 0.5}                 # optional cap per connection
+ * </pre>
+ *
+ * <p>Budgets use the components of the policy's accounting: {@code {epsilon}} (pure), {@code
+ * {epsilon, delta}} (approx) or {@code {rho}} (zcdp). Numbers are read as exact decimals.
+ *
+ * <p>Guarantees: a loaded file has at least one analyst; every analyst has a valid password hash,
+ * a positive total and optionally a positive cap, in exactly the accounting's components; names
+ * are 1 to 200 characters of letters, digits and {@code . _ @ -}. Any other content is refused with
+ * an {@link IllegalArgumentException} naming the file, the key and the reason.
+ */
+public final class UsersFile {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@-]{1,200}");
+  private static final Set<String> ANALYST_KEYS = Set.of("password", "budget", "per_connection");
+
+  private final Map<String, Analyst> analysts;
+
+  private UsersFile(Map<String, Analyst> analysts) {
+    this.analysts = Collections.unmodifiableMap(analysts);
+  }
+
+  /**
+   * Reads and validates a users file.
+   *
+   * @param file the YAML file
+   * @param accounting the policy's accounting, which the budgets must be expressed in
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException if its content is invalid
+   */
+  public static UsersFile load(Path file, Accounting accounting) throws IOException {
+    return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), accounting);
+  }
+
+  /** As {@link #load}, from text; {@code source} names it in messages. */
+  public static UsersFile parse(String yaml, String source, Accounting accounting) {
+    Objects.requireNonNull(accounting, "accounting");
+    Object root;
+    try {
+      LoaderOptions options = new LoaderOptions();
+      options.setAllowDuplicateKeys(false);
+      root = new Yaml(new SafeConstructor(options)).load(yaml);
+    } catch (YAMLException e) {
+      throw new IllegalArgumentException(source + ": not valid YAML: " + e.getMessage());
+    }
+    if (!(root instanceof Map<?, ?> top) || !(top.get("analysts") instanceof Map<?, ?> list)) {
+      throw new IllegalArgumentException(source + ": expected a mapping 'analysts:' of analyst "
+          + "names to {password, budget, per_connection}");
+    }
+    for (Object key : top.keySet()) {
+      if (!"analysts".equals(key)) {
+        throw new IllegalArgumentException(source + ": unknown key '" + key + "' (only 'analysts')");
+      }
+    }
+    Map<String, Analyst> analysts = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : list.entrySet()) {
+      String name = String.valueOf(e.getKey());
+      String where = source + ": analysts." + name;
+      if (!NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException(where + ": an analyst name has 1 to 200 letters, "
+            + "digits or . _ @ -");
+      }
+      if (!(e.getValue() instanceof Map<?, ?> fields)) {
+        throw new IllegalArgumentException(where + ": expected {password, budget, per_connection}");
+      }
+      for (Object k : fields.keySet()) {
+        if (!ANALYST_KEYS.contains(String.valueOf(k))) {
+          throw new IllegalArgumentException(where + ": unknown key '" + k
+              + "' (expected password, budget, per_connection)");
+        }
+      }
+      if (!(fields.get("password") instanceof String hashText)) {
+        throw new IllegalArgumentException(where + ".password: missing; make one with: "
+            + "dpsql-server hash-password");
+      }
+      PasswordHash hash;
+      try {
+        hash = PasswordHash.parse(hashText);
+      } catch (IllegalArgumentException ex) {
+        throw new IllegalArgumentException(where + ".password: " + ex.getMessage());
+      }
+      PrivacyCost total = budget(fields.get("budget"), where + ".budget", accounting)
+          .orElseThrow(() -> new IllegalArgumentException(where + ".budget: missing; the analyst's "
+              + "total budget, e.g. " + example(accounting)));
+      PrivacyCost cap = budget(fields.get("per_connection"), where + ".per_connection", accounting)
+          .orElse(null);
+      analysts.put(name, new Analyst(name, hash, total, cap));
+    }
+    if (analysts.isEmpty()) {
+      throw new IllegalArgumentException(source + ": no analysts");
+    }
+    return new UsersFile(analysts);
+  }
+
+  private static Optional<PrivacyCost> budget(Object value, String where, Accounting accounting) {
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!(value instanceof Map<?, ?> m)) {
+      throw new IllegalArgumentException(where + ": expected a mapping such as "
+          + example(accounting));
+    }
+    BigDecimal epsilon = null;
+    BigDecimal delta = null;
+    BigDecimal rho = null;
+    for (Map.Entry<?, ?> c : m.entrySet()) {
+      String key = String.valueOf(c.getKey());
+      BigDecimal v = number(c.getValue(), where + "." + key);
+      switch (key) {
+        case "epsilon" -> epsilon = v;
+        case "delta" -> delta = v;
+        case "rho" -> rho = v;
+        default -> throw new IllegalArgumentException(where + ": unknown component '" + key
+            + "' (expected " + example(accounting) + ")");
+      }
+    }
+    boolean ok = switch (accounting) {
+      case PURE -> epsilon != null && delta == null && rho == null;
+      case APPROX -> epsilon != null && delta != null && rho == null;
+      case ZCDP -> epsilon == null && delta == null && rho != null;
+    };
+    if (!ok) {
+      throw new IllegalArgumentException(where + ": the policy uses " + accounting.policyName()
+          + " accounting, so a budget reads " + example(accounting));
+    }
+    if (delta != null && delta.compareTo(BigDecimal.ONE) >= 0) {
+      throw new IllegalArgumentException(where + ".delta: must be below 1");
+    }
+    return Optional.of(new PrivacyCost(epsilon == null ? BigDecimal.ZERO : epsilon,
+        delta == null ? BigDecimal.ZERO : delta, rho == null ? BigDecimal.ZERO : rho));
+  }
+
+  private static BigDecimal number(Object value, String where) {
+    if (value instanceof Number || value instanceof String) {
+      BigDecimal v;
+      try {
+        // Double.toString gives back the digits written in the file for any decimal literal
+        v = new BigDecimal(value.toString().trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(where + ": not a number: '" + value + "'");
+      }
+      if (v.signum() <= 0) {
+        throw new IllegalArgumentException(where + ": must be positive, got " + v.toPlainString());
+      }
+      return v;
+    }
+    throw new IllegalArgumentException(where + ": not a number: '" + value + "'");
+  }
+
+  private static String example(Accounting accounting) {
+    return switch (accounting) {
+      case PURE -> "{epsilon: 3.0}";
+      case APPROX -> "{epsilon: 3.0, delta: 1e-6}";
+      case ZCDP -> "{rho: 2.0}";
+    };
+  }
+
+  /** The analysts by name, in file order. */
+  public Map<String, Analyst> analysts() {
+    return analysts;
+  }
+
+  /** The analyst called {@code name}, if any. */
+  public Optional<Analyst> analyst(String name) {
+    return Optional.ofNullable(analysts.get(name));
+  }
+}
