@@ -18,10 +18,14 @@ import java.util.Optional;
  * <p>{@code synopses} are the owner's published releases ({@link SynopsisSpec}), keyed by
  * upper-cased name; {@code synopsisStore} is the directory where their releases are kept (null
  * when the policy has none: the default is the policy file's directory).
+ *
+ * <p>{@code adaptiveTables} are the owner's SafeTab tabulations ({@link AdaptiveTablePolicy}),
+ * keyed by upper-cased name in policy order.
  */
 public record Policy(
     boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source,
-    Map<String, SynopsisSpec> synopses, String synopsisStore) {
+    Map<String, SynopsisSpec> synopses, String synopsisStore,
+    Map<String, AdaptiveTablePolicy> adaptiveTables) {
 
   /** Copies the maps. */
   public Policy {
@@ -29,12 +33,26 @@ public record Policy(
     Objects.requireNonNull(source, "source");
     tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
     synopses = Collections.unmodifiableMap(new LinkedHashMap<>(synopses));
+    adaptiveTables = Collections.unmodifiableMap(new LinkedHashMap<>(adaptiveTables));
   }
 
-  /** A policy without published synopses. */
+  /** A policy without adaptive tables. */
+  public Policy(
+      boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source,
+      Map<String, SynopsisSpec> synopses, String synopsisStore) {
+    this(allowSeed, budget, tables, source, synopses, synopsisStore, Map.of());
+  }
+
+  /** A policy without published synopses or adaptive tables. */
   public Policy(
       boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source) {
-    this(allowSeed, budget, tables, source, Map.of(), null);
+    this(allowSeed, budget, tables, source, Map.of(), null, Map.of());
+  }
+
+  /** The adaptive table named {@code name}, compared case-insensitively. */
+  public Optional<AdaptiveTablePolicy> adaptiveTable(String name) {
+    return name == null ? Optional.empty()
+        : Optional.ofNullable(adaptiveTables.get(AdaptiveTablePolicy.key(name.strip())));
   }
 
   /** The table named {@code name}, compared case-insensitively. */

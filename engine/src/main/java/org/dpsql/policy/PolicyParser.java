@@ -19,7 +19,15 @@ import org.dpsql.policy.PolicyYaml.YamlBool;
  */
 final class PolicyParser {
   static final List<String> TOP_KEYS =
-      List.of("allow_seed", "budget", "tables", "synopses", "synopsis_store");
+      List.of("allow_seed", "budget", "tables", "synopses", "synopsis_store", "adaptive_tables");
+  static final List<String> ADAPTIVE_KEYS = List.of("persons", "iterations", "mechanism", "gamma",
+      "thresholds", "sexes", "ages", "levels");
+  static final List<String> ADAPTIVE_PERSONS_KEYS = List.of("table", "person", "sex", "age");
+  static final List<String> ADAPTIVE_ITERATIONS_KEYS = List.of("table", "person", "iteration");
+  static final List<String> ADAPTIVE_AGES_KEYS = List.of("max", "finest", "bins");
+  static final List<String> ADAPTIVE_LEVEL_KEYS = List.of("geography", "geographies",
+      "iterations", "total_only", "budget", "stability");
+  static final List<String> ADAPTIVE_MECHANISMS = List.of("geometric", "discrete_gaussian");
   static final List<String> SYNOPSIS_KEYS = List.of("table", "workload", "budget", "mechanism");
   static final List<String> BUDGET_KEYS = List.of("accounting", "per_connection", "default_query");
   static final List<String> AMOUNT_KEYS = List.of("epsilon", "delta", "rho");
@@ -65,7 +73,286 @@ final class PolicyParser {
       }
       store = ((String) v).strip();
     }
-    return new Policy(allowSeed, budget, tables, source, synopses, store);
+    Map<String, AdaptiveTablePolicy> adaptive = root.containsKey("adaptive_tables")
+        ? adaptiveTables(root.get("adaptive_tables"), "adaptive_tables") : Map.of();
+    return new Policy(allowSeed, budget, tables, source, synopses, store, adaptive);
+  }
+
+  // ---------------------------------------------------------------- SafeTab adaptive tables
+
+  private Map<String, AdaptiveTablePolicy> adaptiveTables(Object value, String path)
+      throws SQLException {
+    Map<String, Object> m = mapping(value, path);
+    Map<String, AdaptiveTablePolicy> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : m.entrySet()) {
+      String name = e.getKey();
+      String p = join(path, name);
+      if (!name.matches("[A-Za-z][A-Za-z0-9_]*")) {
+        throw problem(p, "an adaptive table name is a letter followed by letters, digits or _");
+      }
+      if (out.containsKey(AdaptiveTablePolicy.key(name))) {
+        throw problem(p, "same adaptive table named twice (names are case-insensitive)");
+      }
+      out.put(AdaptiveTablePolicy.key(name), adaptiveTable(name, e.getValue(), p));
+    }
+    return out;
+  }
+
+  private AdaptiveTablePolicy adaptiveTable(String name, Object value, String path)
+      throws SQLException {
+    Map<String, Object> m = mapping(value, path);
+    checkKeys(m, path, ADAPTIVE_KEYS);
+    String pPath = join(path, "persons");
+    Map<String, Object> persons = mapping(required(m, path, "persons",
+        "{table: PERSONS, person: PID, sex: SEX, age: AGE}"), pPath);
+    checkKeys(persons, pPath, ADAPTIVE_PERSONS_KEYS);
+    String personsTable = scalarName(required(persons, pPath, "table", "the persons table"),
+        join(pPath, "table"), "table");
+    String person = scalarName(required(persons, pPath, "person", "the person id column"),
+        join(pPath, "person"), "column");
+    String sex = scalarName(required(persons, pPath, "sex", "the sex column"),
+        join(pPath, "sex"), "column");
+    String age = scalarName(required(persons, pPath, "age", "the age column (years)"),
+        join(pPath, "age"), "column");
+    String iPath = join(path, "iterations");
+    Map<String, Object> its = mapping(required(m, path, "iterations",
+        "{table: PERSON_ITERATION, person: PID, iteration: ITERATION}"), iPath);
+    checkKeys(its, iPath, ADAPTIVE_ITERATIONS_KEYS);
+    String itTable = scalarName(required(its, iPath, "table", "the person-iteration mapping table"),
+        join(iPath, "table"), "table");
+    String itPerson = scalarName(required(its, iPath, "person", "its person id column"),
+        join(iPath, "person"), "column");
+    String itColumn = scalarName(required(its, iPath, "iteration", "its iteration code column"),
+        join(iPath, "iteration"), "column");
+
+    String mechText = scalarName(required(m, path, "mechanism", "geometric or discrete_gaussian"),
+        join(path, "mechanism"), "mechanism").toLowerCase(Locale.ROOT);
+    if (!ADAPTIVE_MECHANISMS.contains(mechText)) {
+      throw problem(join(path, "mechanism"), "unknown mechanism '" + mechText + "'"
+          + PolicyProblems.didYouMean(mechText, ADAPTIVE_MECHANISMS) + "; use geometric (level "
+          + "budgets are pure epsilons) or discrete_gaussian (level budgets are zCDP rhos)");
+    }
+    org.dpsql.adaptive.BaseMechanism mechanism = mechText.equals("geometric")
+        ? org.dpsql.adaptive.BaseMechanism.GEOMETRIC
+        : org.dpsql.adaptive.BaseMechanism.DISCRETE_GAUSSIAN;
+    String budgetKey = mechanism == org.dpsql.adaptive.BaseMechanism.GEOMETRIC ? "epsilon" : "rho";
+
+    BigDecimal gamma = decimal(required(m, path, "gamma", "the step-1 budget fraction in (0, 1), "
+        + "e.g. 0.1"), join(path, "gamma"));
+    if (gamma.signum() <= 0 || gamma.compareTo(BigDecimal.ONE) >= 0) {
+      throw problem(join(path, "gamma"), "must be in (0, 1), got " + gamma);
+    }
+    String tPath = join(path, "thresholds");
+    Object tv = required(m, path, "thresholds", "[theta1, theta2, theta3], increasing integers");
+    if (!(tv instanceof List<?> tl) || tl.size() != 3) {
+      throw problem(tPath, "must be three increasing integers [theta1, theta2, theta3], got "
+          + describe(tv));
+    }
+    long[] theta = new long[3];
+    for (int i = 0; i < 3; i++) {
+      theta[i] = integer(tl.get(i), tPath + "[" + i + "]");
+    }
+    if (!(theta[0] < theta[1] && theta[1] < theta[2])) {
+      throw problem(tPath, "must increase strictly (theta1 < theta2 < theta3), got ["
+          + theta[0] + ", " + theta[1] + ", " + theta[2] + "]");
+    }
+    List<String> sexes = labels(required(m, path, "sexes", "the sex values, e.g. [M, F]"),
+        join(path, "sexes"));
+
+    // ages: {max, bins: {NAME: [lower ages]} x 3 | census, finest: [lower ages]}
+    String aPath = join(path, "ages");
+    Map<String, Object> ages = mapping(required(m, path, "ages",
+        "{max: 115, bins: census} or {max: .., bins: {AGE4: [0, 18, 45, 65], ...}}"), aPath);
+    checkKeys(ages, aPath, ADAPTIVE_AGES_KEYS);
+    long maxAgeLong = integer(required(ages, aPath, "max", "the largest age counted"),
+        join(aPath, "max"));
+    if (maxAgeLong < 0 || maxAgeLong > 1000) {
+      throw problem(join(aPath, "max"), "must be an age in years between 0 and 1000, got "
+          + maxAgeLong);
+    }
+    int maxAge = (int) maxAgeLong;
+    String bPath = join(aPath, "bins");
+    Object binsValue = required(ages, aPath, "bins", "census, or three binnings {NAME: [lower "
+        + "ages], ...} from coarse to fine");
+    List<String> binNames = new ArrayList<>();
+    List<List<Integer>> binLowers = new ArrayList<>();
+    if (binsValue instanceof String str && str.strip().equalsIgnoreCase("census")) {
+      binNames.addAll(List.of("AGE4", "AGE9", "AGE23"));
+      binLowers.add(org.dpsql.adaptive.AgeBinning.AGE4_LOWER_YEARS);
+      binLowers.add(org.dpsql.adaptive.AgeBinning.AGE9_LOWER_YEARS);
+      binLowers.add(org.dpsql.adaptive.AgeBinning.AGE23_LOWER_YEARS);
+    } else {
+      if (!(binsValue instanceof Map)) {
+        throw problem(bPath, "must be census or a mapping of three binnings {NAME: [lower ages]}"
+            + ", got " + describe(binsValue));
+      }
+      Map<String, Object> bins = mapping(binsValue, bPath);
+      if (bins.size() != 3) {
+        throw problem(bPath, "needs exactly three binnings, coarse to fine (used for noisy "
+            + "totals in [theta1, theta2), [theta2, theta3) and >= theta3), got " + bins.size());
+      }
+      for (Map.Entry<String, Object> b : bins.entrySet()) {
+        String nPath = join(bPath, b.getKey());
+        if (!b.getKey().matches("[A-Za-z][A-Za-z0-9_]*")) {
+          throw problem(nPath, "a binning name is a letter followed by letters, digits or _");
+        }
+        binNames.add(b.getKey().toUpperCase(Locale.ROOT));
+        binLowers.add(years(b.getValue(), nPath));
+      }
+    }
+    List<Integer> finest;
+    if (ages.containsKey("finest")) {
+      finest = years(ages.get("finest"), join(aPath, "finest"));
+    } else {
+      java.util.TreeSet<Integer> union = new java.util.TreeSet<>();
+      binLowers.forEach(union::addAll);
+      finest = List.copyOf(union);
+    }
+    if (finest.get(finest.size() - 1) > maxAge) {
+      throw problem(join(aPath, "max"), "must be at least the lowest age of the last age "
+          + "category, " + finest.get(finest.size() - 1) + ", got " + maxAge);
+    }
+    List<org.dpsql.adaptive.AgeBinning> binnings = new ArrayList<>();
+    for (int i = 0; i < binNames.size(); i++) {
+      try {
+        binnings.add(org.dpsql.adaptive.AgeBinning.ofYears(binNames.get(i), finest,
+            binLowers.get(i)));
+      } catch (IllegalArgumentException ex) {
+        throw problem(binsValue instanceof Map ? join(bPath, binNames.get(i)) : bPath,
+            ex.getMessage() + (ages.containsKey("finest") ? " (see " + join(aPath, "finest") + ")"
+                : ""));
+      }
+    }
+
+    // levels
+    String lPath = join(path, "levels");
+    Map<String, Object> levelsMap = mapping(required(m, path, "levels", "a mapping of population "
+        + "group levels {NAME: {geography, geographies, iterations, budget, stability}}"), lPath);
+    if (levelsMap.isEmpty()) {
+      throw problem(lPath, "declares no population level");
+    }
+    List<org.dpsql.adaptive.PopulationLevel> levels = new ArrayList<>();
+    List<AdaptiveTablePolicy.Column> geoColumns = new ArrayList<>();
+    for (Map.Entry<String, Object> e : levelsMap.entrySet()) {
+      String lvPath = join(lPath, e.getKey());
+      if (!e.getKey().matches("[A-Za-z][A-Za-z0-9_]*")) {
+        throw problem(lvPath, "a level name is a letter followed by letters, digits or _");
+      }
+      Map<String, Object> lv = mapping(e.getValue(), lvPath);
+      checkKeys(lv, lvPath, ADAPTIVE_LEVEL_KEYS);
+      String geoColumn = lv.containsKey("geography")
+          ? scalarName(lv.get("geography"), join(lvPath, "geography"), "column") : null;
+      List<String> geographies;
+      if (lv.containsKey("geographies")) {
+        geographies = labels(lv.get("geographies"), join(lvPath, "geographies"));
+      } else if (geoColumn == null) {
+        geographies = List.of("ALL");
+      } else {
+        throw problem(join(lvPath, "geographies"), "missing; list the geographic units of "
+            + geoColumn + " this level tabulates (its public domain: units not listed are not "
+            + "counted)");
+      }
+      if (geoColumn == null && geographies.size() != 1) {
+        throw problem(join(lvPath, "geographies"), "a level without a geography column has one "
+            + "geographic unit (the whole table), so list one name, got " + geographies.size());
+      }
+      List<String> levelIterations = labels(required(lv, lvPath, "iterations",
+          "the characteristic iteration codes of this level"), join(lvPath, "iterations"));
+      List<String> totalOnly = lv.containsKey("total_only")
+          ? labels(lv.get("total_only"), join(lvPath, "total_only")) : List.of();
+      for (int i = 0; i < totalOnly.size(); i++) {
+        if (!levelIterations.contains(totalOnly.get(i))) {
+          throw problem(join(lvPath, "total_only") + "[" + i + "]", "'" + totalOnly.get(i)
+              + "' is not one of the level's iterations");
+        }
+      }
+      String bgPath = join(lvPath, "budget");
+      Map<String, Object> budget = mapping(required(lv, lvPath, "budget",
+          "{" + budgetKey + ": ...}"), bgPath);
+      checkKeys(budget, bgPath, List.of(budgetKey));
+      BigDecimal levelBudget = positive(required(budget, bgPath, budgetKey,
+          "the level's " + budgetKey), join(bgPath, budgetKey));
+      int stability = positiveInt(required(lv, lvPath, "stability", "the stability: the most "
+          + "groups of this level one person is counted in (each person keeps the first ones in "
+          + "the order of 'iterations')"), join(lvPath, "stability"));
+      try {
+        levels.add(new org.dpsql.adaptive.PopulationLevel(e.getKey().toUpperCase(Locale.ROOT),
+            levelBudget, stability, geographies, levelIterations,
+            new java.util.LinkedHashSet<>(totalOnly)));
+      } catch (IllegalArgumentException ex) {
+        throw problem(lvPath, ex.getMessage());
+      }
+      geoColumns.add(geoColumn == null ? null : AdaptiveTablePolicy.Column.named(geoColumn));
+    }
+    org.dpsql.adaptive.AdaptiveTabulationSpec spec;
+    try {
+      spec = new org.dpsql.adaptive.AdaptiveTabulationSpec(mechanism, levels, gamma, theta[0],
+          theta[1], theta[2], sexes, binnings);
+    } catch (IllegalArgumentException ex) {
+      throw problem(path, ex.getMessage());
+    }
+    return new AdaptiveTablePolicy(name, new AdaptiveTablePolicy.Table(null, personsTable),
+        AdaptiveTablePolicy.Column.named(person), AdaptiveTablePolicy.Column.named(sex),
+        AdaptiveTablePolicy.Column.named(age), new AdaptiveTablePolicy.Table(null, itTable),
+        AdaptiveTablePolicy.Column.named(itPerson), AdaptiveTablePolicy.Column.named(itColumn),
+        geoColumns, binLowers, finest, maxAge, false, spec);
+  }
+
+  /** A non-empty list of distinct labels (strings, or numbers written in plain form). */
+  private List<String> labels(Object value, String path) throws SQLException {
+    if (!(value instanceof List<?> raw) || raw.isEmpty()) {
+      throw problem(path, "must be a non-empty list of values, got " + describe(value));
+    }
+    List<String> out = new ArrayList<>();
+    Map<String, Integer> seen = new LinkedHashMap<>();
+    for (int i = 0; i < raw.size(); i++) {
+      Object v = raw.get(i);
+      String vPath = path + "[" + i + "]";
+      String label;
+      if (v instanceof String str) {
+        label = str;
+      } else if (v instanceof BigDecimal b) {
+        label = b.toPlainString();
+      } else if (v instanceof Number) {
+        label = decimal(v, vPath).toPlainString();
+      } else {
+        throw problem(vPath, "must be a single value (a string or a number), got " + describe(v));
+      }
+      Integer first = seen.putIfAbsent(label, i);
+      if (first != null) {
+        throw problem(vPath, "duplicate value '" + label + "' (same as " + path + "[" + first
+            + "])");
+      }
+      out.add(label);
+    }
+    return out;
+  }
+
+  /** A non-empty list of ages in years. */
+  private List<Integer> years(Object value, String path) throws SQLException {
+    if (!(value instanceof List<?> raw) || raw.isEmpty()) {
+      throw problem(path, "must be a non-empty list of lower ages in years, starting at 0, e.g. "
+          + "[0, 18, 45, 65], got " + describe(value));
+    }
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < raw.size(); i++) {
+      long y = integer(raw.get(i), path + "[" + i + "]");
+      if (y < 0 || y > 1000) {
+        throw problem(path + "[" + i + "]", "must be an age in years between 0 and 1000, got "
+            + y);
+      }
+      out.add((int) y);
+    }
+    return out;
+  }
+
+  private long integer(Object value, String path) throws SQLException {
+    BigDecimal v = decimal(value, path);
+    try {
+      return v.longValueExact();
+    } catch (ArithmeticException e) {
+      throw problem(path, "must be an integer, got " + v);
+    }
   }
 
   // ---------------------------------------------------------------- published synopses

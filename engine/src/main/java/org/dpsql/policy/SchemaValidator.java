@@ -65,8 +65,173 @@ final class SchemaValidator {
       TablePolicy checked = table(t, "tables." + t.name());
       out.put(TablePolicy.key(checked.name()), checked);
     }
+    Map<String, AdaptiveTablePolicy> adaptive = new LinkedHashMap<>();
+    for (Map.Entry<String, AdaptiveTablePolicy> e : policy.adaptiveTables().entrySet()) {
+      adaptive.put(e.getKey(), adaptiveTable(e.getValue(), "adaptive_tables."
+          + e.getValue().name(), out));
+    }
     return new Policy(policy.allowSeed(), policy.budget(), out, policy.source(), policy.synopses(),
-        policy.synopsisStore());
+        policy.synopsisStore(), adaptive);
+  }
+
+  // ---------------------------------------------------------------- SafeTab adaptive tables
+
+  /**
+   * Resolves an adaptive table's tables and columns in the backend, checks the age column is
+   * numeric and every declared value fits its column's type (numbers are rewritten in canonical
+   * form), refuses tables the policy makes public or protects with another unit, and records
+   * whether the backend keeps one persons row per person.
+   */
+  private AdaptiveTablePolicy adaptiveTable(AdaptiveTablePolicy a, String path,
+      Map<String, TablePolicy> tables) throws SQLException {
+    String pPath = path + ".persons";
+    TableRef persons = resolveTable(a.persons().name(), pPath + ".table");
+    List<ColumnRef> pCols = columns(persons, pPath + ".table");
+    ColumnRef person = resolveColumn(a.person().name(), pCols, persons, pPath + ".person", "");
+    ColumnRef sex = resolveColumn(a.sex().name(), pCols, persons, pPath + ".sex", "");
+    ColumnRef age = resolveColumn(a.age().name(), pCols, persons, pPath + ".age", "");
+    if (!ColumnPolicy.isNumericType(age.type())) {
+      throw problem(pPath + ".age", "the age column must be numeric (years), but "
+          + persons.qualified() + "." + age.name() + " is " + age.typeName());
+    }
+    String iPath = path + ".iterations";
+    TableRef mapping = resolveTable(a.iterations().name(), iPath + ".table");
+    List<ColumnRef> iCols = columns(mapping, iPath + ".table");
+    ColumnRef itPerson = resolveColumn(a.iterationPerson().name(), iCols, mapping,
+        iPath + ".person", "");
+    ColumnRef iteration = resolveColumn(a.iteration().name(), iCols, mapping,
+        iPath + ".iteration", "");
+    privateTable(persons, person, tables, pPath + ".table");
+    privateTable(mapping, itPerson, tables, iPath + ".table");
+
+    org.dpsql.adaptive.AdaptiveTabulationSpec spec = a.spec();
+    List<String> sexes = typed(spec.sexes(), sex, persons, path + ".sexes");
+    List<org.dpsql.adaptive.PopulationLevel> levels = new ArrayList<>();
+    List<AdaptiveTablePolicy.Column> geoColumns = new ArrayList<>();
+    for (int i = 0; i < spec.levels().size(); i++) {
+      org.dpsql.adaptive.PopulationLevel l = spec.levels().get(i);
+      String lPath = path + ".levels." + l.name();
+      AdaptiveTablePolicy.Column g = a.geographyColumns().get(i);
+      List<String> geographies = l.geographies();
+      if (g != null) {
+        ColumnRef geo = resolveColumn(g.name(), pCols, persons, lPath + ".geography", "");
+        geographies = typed(geographies, geo, persons, lPath + ".geographies");
+        geoColumns.add(new AdaptiveTablePolicy.Column(geo.name(), geo.type()));
+      } else {
+        geoColumns.add(null);
+      }
+      List<String> its = typed(l.iterations(), iteration, mapping, lPath + ".iterations");
+      java.util.Set<String> totalOnly = new java.util.LinkedHashSet<>();
+      for (String t : l.totalOnlyIterations()) {
+        totalOnly.add(its.get(l.iterations().indexOf(t)));
+      }
+      try {
+        levels.add(new org.dpsql.adaptive.PopulationLevel(l.name(), l.budget(), l.stability(),
+            geographies, its, totalOnly));
+      } catch (IllegalArgumentException e) {
+        throw problem(lPath, e.getMessage() + " (numbers are compared by value)");
+      }
+    }
+    org.dpsql.adaptive.AdaptiveTabulationSpec checked;
+    try {
+      checked = new org.dpsql.adaptive.AdaptiveTabulationSpec(spec.mechanism(), levels,
+          spec.gamma(), spec.theta1(), spec.theta2(), spec.theta3(), sexes, spec.ageBinnings());
+    } catch (IllegalArgumentException e) {
+      throw problem(path, e.getMessage() + " (numbers are compared by value)");
+    }
+    return new AdaptiveTablePolicy(a.name(),
+        new AdaptiveTablePolicy.Table(persons.schema(), persons.name()),
+        new AdaptiveTablePolicy.Column(person.name(), person.type()),
+        new AdaptiveTablePolicy.Column(sex.name(), sex.type()),
+        new AdaptiveTablePolicy.Column(age.name(), age.type()),
+        new AdaptiveTablePolicy.Table(mapping.schema(), mapping.name()),
+        new AdaptiveTablePolicy.Column(itPerson.name(), itPerson.type()),
+        new AdaptiveTablePolicy.Column(iteration.name(), iteration.type()),
+        geoColumns, a.binLowerYears(), a.finestLowerYears(), a.maxAge(),
+        uniqueColumn(persons, person.name()), checked);
+  }
+
+  /** Refuses a table the policy makes public, or protects with another privacy unit. */
+  private void privateTable(TableRef ref, ColumnRef person, Map<String, TablePolicy> tables,
+      String path) throws SQLException {
+    for (TablePolicy t : tables.values()) {
+      if (t.name().equals(ref.name()) && Objects.equals(t.schema(), ref.schema())) {
+        if (t.isPublic()) {
+          throw problem(path, ref.qualified() + " is public under tables." + t.name()
+              + ": its rows can be read exactly, so tabulating it privately protects nothing; "
+              + "make it private or leave it out of tables");
+        }
+        if (!t.unitIsRow() && !t.privacyUnit().equals(person.name())) {
+          throw problem(path, "the adaptive table protects persons identified by "
+              + person.name() + ", but tables." + t.name() + ".privacy_unit is "
+              + t.privacyUnit() + "; use the same unit");
+        }
+      }
+    }
+  }
+
+  /**
+   * The declared values in the kind of their column: numbers (canonical plain form, integers for
+   * integer columns) for a numeric column, the text as written otherwise.
+   */
+  private List<String> typed(List<String> values, ColumnRef col, TableRef table, String path)
+      throws SQLException {
+    if (!ColumnPolicy.isNumericType(col.type())) {
+      return values;
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < values.size(); i++) {
+      BigDecimal d;
+      try {
+        d = new BigDecimal(values.get(i).strip());
+      } catch (NumberFormatException e) {
+        throw problem(path + "[" + i + "]", "must be a number because " + table.qualified() + "."
+            + col.name() + " is " + col.typeName() + ", got '" + values.get(i) + "'");
+      }
+      if (ColumnPolicy.isIntegerType(col.type())) {
+        try {
+          d = new BigDecimal(d.toBigIntegerExact());
+        } catch (ArithmeticException e) {
+          throw problem(path + "[" + i + "]", "must be an integer because " + table.qualified()
+              + "." + col.name() + " is " + col.typeName() + ", got " + values.get(i));
+        }
+      }
+      out.add(d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString());
+    }
+    return out;
+  }
+
+  /** Whether the backend declares {@code column} alone a primary key or unique index of the table. */
+  private boolean uniqueColumn(TableRef t, String column) {
+    try {
+      try (ResultSet rs = metaData.getPrimaryKeys(t.catalog(), t.schema(), t.name())) {
+        List<String> key = new ArrayList<>();
+        while (rs.next()) {
+          key.add(rs.getString("COLUMN_NAME"));
+        }
+        if (key.size() == 1 && key.get(0).equals(column)) {
+          return true;
+        }
+      }
+      Map<String, List<String>> indexes = new LinkedHashMap<>();
+      try (ResultSet rs = metaData.getIndexInfo(t.catalog(), t.schema(), t.name(), true, true)) {
+        while (rs.next()) {
+          if (rs.getBoolean("NON_UNIQUE") || rs.getString("COLUMN_NAME") == null) {
+            continue;
+          }
+          indexes.computeIfAbsent(String.valueOf(rs.getString("INDEX_NAME")),
+              k -> new ArrayList<>()).add(rs.getString("COLUMN_NAME"));
+        }
+      }
+      for (List<String> cols : indexes.values()) {
+        if (cols.size() == 1 && cols.get(0).equals(column)) {
+          return true;
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      return false; // unknown: the engine keeps one row per person itself
+    }
+    return false;
   }
 
   private static String currentSchema(Connection c) {

@@ -72,6 +72,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private final ExactMeasurer measurer;
   private final WorkloadExecutor workloads;
   private final SpatialExecutor spatial;
+  private final AdaptiveExecutor adaptive;
   private final SystemCatalog systemCatalog = new SystemCatalog();
   private final ConcurrentHashMap<ReleaseKey, CompletableFuture<ResultTable>> released =
       new ConcurrentHashMap<>();
@@ -91,6 +92,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     this.measurer = new ExactMeasurer(backend, dialect);
     this.workloads = new WorkloadExecutor(policy, accountant, reportingDelta, random, measurer);
     this.spatial = new SpatialExecutor(policy, accountant, reportingDelta, random, measurer);
+    this.adaptive = new AdaptiveExecutor(policy, accountant, random, backend, dialect);
   }
 
   /**
@@ -227,6 +229,10 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return new PreparedQuery(sql, st, WorkloadExecutor.familyColumns(w.query().hint()),
           List.of());
     }
+    if (st instanceof AnalyzedStatement.AdaptiveTable a) {
+      adaptive.cost(a); // refuses (XDP05) an accounting that cannot express the mechanism
+      return new PreparedQuery(sql, st, AdaptiveExecutor.COLUMNS, List.of());
+    }
     if (st instanceof AnalyzedStatement.ExplainFunction) {
       return new PreparedQuery(sql, st, ExplainTable.COLUMNS, List.of());
     }
@@ -278,6 +284,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.NamedWorkload w) {
       return releaseOnce(w.normalizedSql(), q, parameters);
     }
+    if (st instanceof AnalyzedStatement.AdaptiveTable a) {
+      return releaseOnce(a.normalizedSql(), q, parameters);
+    }
     if (st instanceof AnalyzedStatement.Explain e) {
       WorkloadQuery tree = topDown(e.query());
       if (tree != null) {
@@ -293,6 +302,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return ExplainTable.plan(e.query(), this);
     }
     if (st instanceof AnalyzedStatement.ExplainFunction e) {
+      if (e.explained() instanceof AnalyzedStatement.AdaptiveTable a) {
+        return adaptive.explain(a);
+      }
       return ExplainTable.table(e.explained(), this);
     }
     if (st instanceof AnalyzedStatement.SystemQuery) {
@@ -337,6 +349,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     if (st instanceof AnalyzedStatement.NamedWorkload w) {
       return workloads.release(w.query(), q.sql().strip());
+    }
+    if (st instanceof AnalyzedStatement.AdaptiveTable a) {
+      return adaptive.release(a, q.sql().strip());
     }
     AggregateQuery query = ((AnalyzedStatement.PrivateAggregate) st).query();
     if (q.noise() == null) {

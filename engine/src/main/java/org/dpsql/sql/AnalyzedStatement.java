@@ -23,6 +23,15 @@ public sealed interface AnalyzedStatement {
   record NamedWorkload(FamilyQuery query, String normalizedSql) implements AnalyzedStatement {}
 
   /**
+   * {@code SELECT * FROM TABLE(DPSQL.ADAPTIVE_TABLE('NAME'[, 'options']))}: the data owner's SafeTab
+   * tabulation {@code table} of the policy, charged once to the connection's budget. {@code delta}
+   * is the δ of an (ε, δ) charge under {@code approx} accounting when the options name one, else
+   * null (the policy's {@code default_query} δ is used).
+   */
+  record AdaptiveTable(org.dpsql.policy.AdaptiveTablePolicy table, java.math.BigDecimal delta,
+      String normalizedSql) implements AnalyzedStatement {}
+
+  /**
    * {@code SELECT * FROM TABLE(DPSQL.EXPLAIN('<sql>'))}: the candidate mechanisms of a private
    * statement with their costs and expected errors, without spending.
    */

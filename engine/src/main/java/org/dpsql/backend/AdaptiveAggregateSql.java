@@ -1,0 +1,235 @@
+package org.dpsql.backend;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.calcite.sql.SqlDialect;
+import org.dpsql.adaptive.PopulationLevel;
+import org.dpsql.policy.AdaptiveTablePolicy;
+
+/**
+ * The exact aggregate of one population group level of a SafeTab adaptive table, as one SQL
+ * statement in the backend's dialect: the backend joins each person to their characteristic
+ * iterations, enforces the stability Δ, and counts persons by (geography, iteration, sex, finest age
+ * category). Only these counts leave the backend; no person row does. Levels that declare the same
+ * iterations and stability share one statement ({@link #of(AdaptiveTablePolicy, List,
+ * SqlDialect)}).
+ *
+ * <p>Guarantees of the statement (Algorithm 1 line 7 of Haney et al., then the GROUP BY):
+ *
+ * <ul>
+ *   <li>Domains: only persons whose geography (for a level with a geography column), sex and age
+ *       ({@code 0 ≤ age ≤ max}) lie in the policy's declared domains, and only mapping rows whose
+ *       iteration is one of the level's declared iterations, reach the aggregate; everything else
+ *       is not counted. NULLs are outside every domain.
+ *   <li>One person, one record: a person counts at most once in a cell ({@code COUNT(DISTINCT
+ *       person)}), so duplicate (person, iteration) rows of the mapping table count once; when
+ *       the backend does not guarantee one persons row per person, only the person's first
+ *       in-domain row in the order of the adaptive columns (geographies, sex, age) is kept ({@code
+ *       DENSE_RANK() OVER (PARTITION BY person ORDER BY ...) = 1}, before geographies are
+ *       filtered) — a function of that person's own rows.
+ *   <li>Stability: each person keeps the first Δ of their declared iterations <em>in the policy's
+ *       declared order</em> ({@code DENSE_RANK() OVER (PARTITION BY person ORDER BY position) <=
+ *       Δ}, duplicates sharing a rank) — a deterministic rule that depends only on that person's
+ *       own iterations, so the truncated mapping has stability ≤ Δ for every possible person, as
+ *       the accounting assumes.
+ * </ul>
+ *
+ * <p>The statement is one flat join of the mapping table with the persons table (no derived
+ * table inside the join, so backends that only join by nested loops, like H2, look persons up by
+ * the index of the person column: index it).
+ *
+ * <p>Identifiers are quoted by the dialect; the only literals are the policy's declared values
+ * (escaped by the dialect, or canonical numbers for numeric columns): nothing written by an analyst
+ * enters the statement. Result columns: {@code G0, G1, ...} (the values of {@link
+ * #geographyColumns()}), {@code I} (iteration value), {@code S} (sex value), {@code A} (finest age
+ * category index), {@code N} (count).
+ */
+public final class AdaptiveAggregateSql {
+  private final String sql;
+  private final List<AdaptiveTablePolicy.Column> geographyColumns;
+
+  private AdaptiveAggregateSql(String sql, List<AdaptiveTablePolicy.Column> geographyColumns) {
+    this.sql = sql;
+    this.geographyColumns = List.copyOf(geographyColumns);
+  }
+
+  /** The backend SQL. */
+  public String sql() {
+    return sql;
+  }
+
+  /**
+   * The geography columns the result is grouped by, in the order of its first columns {@code G0,
+   * G1, ...} (empty when no level measured has one).
+   */
+  public List<AdaptiveTablePolicy.Column> geographyColumns() {
+    return geographyColumns;
+  }
+
+  /**
+   * The statement for level {@code levelIndex} of {@code table} (after the schema check of the
+   * policy, which gives the columns their backend types).
+   *
+   * @throws IndexOutOfBoundsException if there is no such level
+   */
+  public static AdaptiveAggregateSql of(AdaptiveTablePolicy table, int levelIndex,
+      SqlDialect dialect) {
+    return of(table, List.of(levelIndex), dialect);
+  }
+
+  /**
+   * One statement for several levels that declare the same iterations (same order) and the same
+   * stability, so that each person's truncated iterations are the same at all of them: it groups by
+   * every geography column of these levels together and does not filter geographies (each level
+   * then keeps the rows of its declared units; a sum over the other columns gives its counts
+   * exactly, whether or not the geographies nest). With one level, its geographies are filtered in
+   * the statement.
+   *
+   * @throws IllegalArgumentException if the levels differ in iterations or stability
+   */
+  public static AdaptiveAggregateSql of(AdaptiveTablePolicy table, List<Integer> levelIndices,
+      SqlDialect dialect) {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(dialect, "dialect");
+    if (levelIndices.isEmpty()) {
+      throw new IllegalArgumentException("no level to measure");
+    }
+    PopulationLevel level = table.spec().levels().get(levelIndices.get(0));
+    List<AdaptiveTablePolicy.Column> geoColumns = new ArrayList<>();
+    for (int l : levelIndices) {
+      PopulationLevel other = table.spec().levels().get(l);
+      if (!other.iterations().equals(level.iterations())
+          || other.stability() != level.stability()) {
+        throw new IllegalArgumentException("levels " + level.name() + " and " + other.name()
+            + " truncate differently: they need separate statements");
+      }
+      AdaptiveTablePolicy.Column c = table.geographyColumns().get(l);
+      if (c != null && !geoColumns.contains(c)) {
+        geoColumns.add(c);
+      }
+    }
+    boolean single = levelIndices.size() == 1;
+    String i = q(dialect, "I");
+    String s = q(dialect, "S");
+    String a = q(dialect, "A");
+    String n = q(dialect, "N");
+    String rn = q(dialect, "DPSQL_RN");
+    String p = q(dialect, "DPSQL_P");
+    String m = q(dialect, "DPSQL_M");
+
+    String personCol = q(dialect, table.person().name());
+    String age = p + "." + q(dialect, table.age().name());
+    String sex = p + "." + q(dialect, table.sex().name());
+    String mPerson = m + "." + q(dialect, table.iterationPerson().name());
+    String mIteration = m + "." + q(dialect, table.iteration().name());
+    String u = q(dialect, "U");
+    String pr = q(dialect, "DPSQL_PR");
+
+    List<String> conditions = new ArrayList<>();
+    List<String> outer = new ArrayList<>();
+    conditions.add(mIteration + " IN ("
+        + String.join(", ", literals(level.iterations(), table.iteration(), dialect)) + ")");
+    List<String> inner = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    for (int k = 0; k < geoColumns.size(); k++) {
+      String geoCol = p + "." + q(dialect, geoColumns.get(k).name());
+      String gk = q(dialect, "G" + k);
+      inner.add(geoCol + " AS " + gk);
+      keys.add(gk);
+      if (single) {
+        // the person's row is chosen before its geography is filtered (persons not unique)
+        String in = " IN (" + String.join(", ",
+            literals(level.geographies(), geoColumns.get(k), dialect)) + ")";
+        if (table.personUnique()) {
+          conditions.add(geoCol + in);
+        } else {
+          outer.add(gk + in);
+        }
+      }
+    }
+    inner.add(mIteration + " AS " + i);
+    inner.add(sex + " AS " + s);
+    inner.add(finestAge(age, table.finestLowerYears()) + " AS " + a);
+    inner.add(mPerson + " AS " + u);
+    // the person's declared iterations ranked in declared order: duplicates share a rank
+    inner.add("DENSE_RANK() OVER (PARTITION BY " + mPerson + " ORDER BY "
+        + position(mIteration, level.iterations(), table.iteration(), dialect) + ") AS " + rn);
+    if (!table.personUnique()) {
+      // one persons row per person: the first in the order of the adaptive columns (identical
+      // rows tie and are merged by COUNT(DISTINCT) below)
+      List<String> order = new ArrayList<>();
+      for (AdaptiveTablePolicy.Column c : table.geographyColumns()) {
+        if (c != null && !order.contains(p + "." + q(dialect, c.name()))) {
+          order.add(p + "." + q(dialect, c.name()));
+        }
+      }
+      order.add(sex);
+      order.add(age);
+      inner.add("DENSE_RANK() OVER (PARTITION BY " + mPerson + " ORDER BY "
+          + String.join(", ", order) + ") AS " + pr);
+    }
+    conditions.add(sex + " IN (" + String.join(", ",
+        literals(table.spec().sexes(), table.sex(), dialect)) + ")");
+    conditions.add(age + " >= 0 AND " + age + " <= " + table.maxAge());
+
+    keys.addAll(List.of(i, s, a));
+    String sb = "SELECT " + String.join(", ", keys) + ", COUNT(DISTINCT " + u + ") AS " + n
+        + " FROM (SELECT " + String.join(", ", inner)
+        + " FROM " + name(table.iterations(), dialect) + " " + m
+        + " JOIN " + name(table.persons(), dialect) + " " + p
+        + " ON " + p + "." + personCol + " = " + mPerson
+        + " WHERE " + String.join(" AND ", conditions) + ") " + q(dialect, "DPSQL_T")
+        + " WHERE " + rn + " <= " + level.stability()
+        + (table.personUnique() ? "" : " AND " + pr + " = 1")
+        + (outer.isEmpty() ? "" : " AND " + String.join(" AND ", outer))
+        + " GROUP BY " + String.join(", ", keys);
+    return new AdaptiveAggregateSql(sb, geoColumns);
+  }
+
+  /** {@code CASE WHEN age >= l_{k-1} THEN k-1 ... ELSE 0 END}: the finest category of an age. */
+  private static String finestAge(String age, List<Integer> lowerYears) {
+    if (lowerYears.size() == 1) {
+      return "0";
+    }
+    StringBuilder b = new StringBuilder("CASE");
+    for (int k = lowerYears.size() - 1; k >= 1; k--) {
+      b.append(" WHEN ").append(age).append(" >= ").append(lowerYears.get(k)).append(" THEN ")
+          .append(k);
+    }
+    return b.append(" ELSE 0 END").toString();
+  }
+
+  /** {@code CASE col WHEN v0 THEN 0 WHEN v1 THEN 1 ... END}: the declared position of a value. */
+  private static String position(String col, List<String> values,
+      AdaptiveTablePolicy.Column type, SqlDialect dialect) {
+    List<String> lits = literals(values, type, dialect);
+    StringBuilder b = new StringBuilder("CASE ").append(col);
+    for (int k = 0; k < lits.size(); k++) {
+      b.append(" WHEN ").append(lits.get(k)).append(" THEN ").append(k);
+    }
+    return b.append(" END").toString();
+  }
+
+  private static List<String> literals(List<String> values, AdaptiveTablePolicy.Column type,
+      SqlDialect dialect) {
+    List<String> out = new ArrayList<>(values.size());
+    for (String v : values) {
+      if (type.numeric()) {
+        String plain = new java.math.BigDecimal(v).toPlainString(); // validated by the policy
+        out.add(plain.startsWith("-") ? "(" + plain + ")" : plain);
+      } else {
+        out.add(dialect.quoteStringLiteral(v));
+      }
+    }
+    return out;
+  }
+
+  private static String name(AdaptiveTablePolicy.Table t, SqlDialect dialect) {
+    return (t.schema() == null ? "" : q(dialect, t.schema()) + ".") + q(dialect, t.name());
+  }
+
+  private static String q(SqlDialect dialect, String identifier) {
+    return dialect.quoteIdentifier(identifier);
+  }
+}
