@@ -1,8 +1,5 @@
 package org.dpsql.bench;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.util.function.Supplier;
 import org.dpsql.matrix.AllRangesWorkload;
 import org.dpsql.matrix.KroneckerWorkload;
@@ -69,10 +66,10 @@ public final class EigenDesignBench {
         new KroneckerDesign.FactorMethod[] {KroneckerDesign.FactorMethod.EIGEN, KroneckerDesign.FactorMethod.BEST}) {
       Workload w = KroneckerWorkload.of(new AllRangesWorkload(256), new AllRangesWorkload(256));
       System.gc();
-      resetPeaks();
+      HeapPeak.reset();
       Timed<DesignOutcome> t = time(() -> KroneckerDesign.design(w, method));
       row("all ranges 256 x 256 (Kronecker, " + method + " factors)", t.seconds, t.value.rmseRatio(),
-          String.format("target <= 2 s, <= 1.04; peak heap %.0f MiB", peakHeapMiB()));
+          String.format("target <= 2 s, <= 1.04; peak heap %.0f MiB", HeapPeak.gib() * 1024));
       Workload cube = KroneckerWorkload.of(new AllRangesWorkload(32), new AllRangesWorkload(32), new AllRangesWorkload(32));
       Timed<DesignOutcome> c = time(() -> KroneckerDesign.design(cube, method));
       row("all ranges 32 x 32 x 32 (Kronecker, " + method + " factors)", c.seconds, c.value.rmseRatio(),
@@ -118,22 +115,5 @@ public final class EigenDesignBench {
     long t0 = System.nanoTime();
     T v = s.get();
     return new Timed<>(v, (System.nanoTime() - t0) / 1e9);
-  }
-
-  private static void resetPeaks() {
-    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-      p.resetPeakUsage();
-    }
-  }
-
-  /** Peak usage of the heap pools since the last reset, in MiB (an upper bound on live data). */
-  private static double peakHeapMiB() {
-    long peak = 0;
-    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (p.getType() == MemoryType.HEAP) {
-        peak += p.getPeakUsage().getUsed();
-      }
-    }
-    return peak / (1024.0 * 1024.0);
   }
 }

@@ -1,8 +1,5 @@
 package org.dpsql.bench;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -60,12 +57,12 @@ public final class SafeTabBench {
         Runtime.getRuntime().availableProcessors(),
         Runtime.getRuntime().maxMemory() / (double) (1L << 30));
 
-    resetPeaks();
+    HeapPeak.reset();
     long t0 = System.nanoTime();
     SyntheticCensus census = SyntheticCensus.generate(persons, 50, 3000, 80, 20, 20_200_402L);
     long t1 = System.nanoTime();
     System.out.printf(
-        "generated %s in %.2f s; peak heap %.2f GiB%n", census, (t1 - t0) / 1e9, peakHeapGiB());
+        "generated %s in %.2f s; peak heap %.2f GiB%n", census, (t1 - t0) / 1e9, HeapPeak.gib());
 
     List<Integer> finest = AgeBinning.AGE23_LOWER_YEARS;
     List<AgeBinning> binnings =
@@ -101,7 +98,7 @@ public final class SafeTabBench {
       double tabulateTotal = 0;
       for (int i = 0; i < 3; i++) {
         PopulationLevel level = levels.get(i);
-        resetPeaks();
+        HeapPeak.reset();
         long a0 = System.nanoTime();
         InMemoryAggregation counts =
             InMemoryAggregation.aggregate(census, geographyLevels[i], delta, finest, 2);
@@ -127,7 +124,7 @@ public final class SafeTabBench {
             summary.rows() / ((a2 - a1) / 1e9),
             negative[0],
             h,
-            peakHeapGiB());
+            HeapPeak.gib());
       }
       ApproxDpBound tight =
           TightConversion.tightest(
@@ -145,20 +142,4 @@ public final class SafeTabBench {
     }
   }
 
-  private static void resetPeaks() {
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      pool.resetPeakUsage();
-    }
-  }
-
-  /** Sum of the heap pools' peak usage since the last reset (an upper bound on the live peak). */
-  private static double peakHeapGiB() {
-    long peak = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        peak += pool.getPeakUsage().getUsed();
-      }
-    }
-    return peak / (double) (1L << 30);
-  }
 }

@@ -1,8 +1,5 @@
 package org.dpsql.bench;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +39,9 @@ import org.dpsql.policy.PolicyLoader;
  *
  * <p>Run (from the repository root, after {@code mvn -o -q compile -pl engine}): {@code java
  * -Xmx6g -cp engine/target/classes:<engine dependencies>:<this class>
- * org.dpsql.bench.SafeTabJdbcBench [--persons N] [--dir /tmp/dpsql-safetab]}. The database is
+ * org.dpsql.bench.SafeTabJdbcBench [--persons N] [--dir /tmp/dpsql-safetab] [--backend JDBC-URL --user U --password P]}
+ * ({@code --backend} e.g. {@code jdbc:postgresql://localhost/dpsql_bench?reWriteBatchedInserts=true}
+ * instead of the H2 file database). The database is
  * reused when it exists with the same size. Timings on a shared 2-core machine are upper bounds.
  */
 public final class SafeTabJdbcBench {
@@ -51,10 +50,15 @@ public final class SafeTabJdbcBench {
   public static void main(String[] args) throws Exception {
     int persons = 5_000_000;
     Path dir = Path.of(System.getProperty("java.io.tmpdir"), "dpsql-safetab");
+    String backend = null;
+    Properties backendProps = new Properties();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--persons" -> persons = Integer.parseInt(args[++i]);
         case "--dir" -> dir = Path.of(args[++i]);
+        case "--backend" -> backend = args[++i];
+        case "--user" -> backendProps.setProperty("user", args[++i]);
+        case "--password" -> backendProps.setProperty("password", args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -62,22 +66,23 @@ public final class SafeTabJdbcBench {
         Runtime.getRuntime().availableProcessors(),
         Runtime.getRuntime().maxMemory() / (double) (1L << 30));
     Files.createDirectories(dir);
-    String backendUrl = "jdbc:h2:file:" + dir.resolve("census_" + persons).toAbsolutePath()
-        + ";CACHE_SIZE=1048576";
+    String backendUrl = backend != null ? backend
+        : "jdbc:h2:file:" + dir.resolve("census_" + persons).toAbsolutePath()
+            + ";CACHE_SIZE=1048576";
 
     long g0 = System.nanoTime();
     SyntheticCensus census = SyntheticCensus.generate(persons, 50, 3000, 80, 20, 20_200_402L);
     long g1 = System.nanoTime();
     System.out.printf("generated %s in %.2f s%n", census, (g1 - g0) / 1e9);
 
-    resetPeaks();
-    try (Connection direct = DriverManager.getConnection(backendUrl)) {
+    HeapPeak.reset();
+    try (Connection direct = DriverManager.getConnection(backendUrl, backendProps)) {
       if (!loaded(direct, persons)) {
         long l0 = System.nanoTime();
         long rows = load(direct, census);
         long l1 = System.nanoTime();
         System.out.printf("loaded %,d rows into H2 (%s) in %.2f s; peak heap %.2f GiB%n", rows,
-            dir, (l1 - l0) / 1e9, peakHeapGiB());
+            dir, (l1 - l0) / 1e9, HeapPeak.gib());
       } else {
         System.out.printf("reusing the database in %s%n", dir);
       }
@@ -85,10 +90,11 @@ public final class SafeTabJdbcBench {
       Path policy = Files.createTempFile("safetab-bench", ".yaml");
       Files.writeString(policy, policyYaml(census));
       Properties p = new Properties();
+      p.putAll(backendProps);
       p.setProperty("policy", policy.toString());
       String dpsqlUrl = "jdbc:dpsql:" + backendUrl.substring("jdbc:".length());
 
-      resetPeaks();
+      HeapPeak.reset();
       long t0 = System.nanoTime();
       long rows = 0;
       Map<String, Long> byDetail = new TreeMap<>();
@@ -105,11 +111,11 @@ public final class SafeTabJdbcBench {
         long t2 = System.nanoTime();
         System.out.printf("DPSQL.ADAPTIVE_TABLE through JDBC: %.2f s to the first row, %.2f s in "
             + "all (connect + aggregate + charge + noise + read %,d rows, %,d negative); peak heap "
-            + "%.2f GiB%n", (t1 - t0) / 1e9, (t2 - t0) / 1e9, rows, negative, peakHeapGiB());
+            + "%.2f GiB%n", (t1 - t0) / 1e9, (t2 - t0) / 1e9, rows, negative, HeapPeak.gib());
       }
       System.out.println("rows by level and detail: " + byDetail);
 
-      resetPeaks();
+      HeapPeak.reset();
       AdaptiveTablePolicy table = PolicyLoader.load(policy.toString(), direct)
           .adaptiveTable("DHC").orElseThrow();
       var dialect = SqlDialectFactoryImpl.INSTANCE.create(direct.getMetaData());
@@ -122,7 +128,7 @@ public final class SafeTabJdbcBench {
             + "rows)%n", e.getKey(), e.getValue().memberships(), e.getValue().backendRows());
       }
       System.out.printf("backend aggregation alone (the levels share one statement: same "
-          + "iterations and Δ): %.2f s; peak heap %.2f GiB%n", (a1 - a0) / 1e9, peakHeapGiB());
+          + "iterations and Δ): %.2f s; peak heap %.2f GiB%n", (a1 - a0) / 1e9, HeapPeak.gib());
       Files.deleteIfExists(policy);
     }
   }
@@ -182,6 +188,12 @@ public final class SafeTabJdbcBench {
     } finally {
       c.setAutoCommit(true);
     }
+    if (!c.getMetaData().getDatabaseProductName().startsWith("H2")) {
+      try (Statement st = c.createStatement()) {
+        st.execute("CREATE INDEX PERSON_ITERATION_PID ON PERSON_ITERATION (PID)");
+        st.execute("ANALYZE");
+      }
+    }
     return rows;
   }
 
@@ -218,20 +230,4 @@ public final class SafeTabJdbcBench {
     return b.toString();
   }
 
-  private static void resetPeaks() {
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      pool.resetPeakUsage();
-    }
-  }
-
-  /** Sum of the heap pools' peak usage since the last reset (an upper bound on the live peak). */
-  private static double peakHeapGiB() {
-    long peak = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        peak += pool.getPeakUsage().getUsed();
-      }
-    }
-    return peak / (double) (1L << 30);
-  }
 }

@@ -84,7 +84,7 @@ public final class TopDownJdbcBench {
     Class.forName("org.dpsql.jdbc.DpsqlDriver");
     for (int run = 0; run < 2; run++) {
       System.gc();
-      PeakHeap peak = PeakHeap.start();
+      HeapPeak.reset();
       long t0 = System.nanoTime();
       long rows = 0;
       long total = 0;
@@ -103,7 +103,7 @@ public final class TopDownJdbcBench {
       double seconds = (System.nanoTime() - t0) / 1e9;
       System.out.printf("InfTDA release through JDBC (run %d): %,d rows, total %,d, %d negative,"
           + " %.1f s, peak heap %.2f GiB%n", run + 1, rows, total, negative, seconds,
-          peak.stop() / (double) (1L << 30));
+          HeapPeak.gib());
     }
   }
 
@@ -170,39 +170,5 @@ public final class TopDownJdbcBench {
     c.setAutoCommit(true);
     System.out.printf("loaded %,d trips over %,d pairs (largest flow %,d) in %.1f s%n", trips,
         pairs, java.util.Arrays.stream(count).max().orElse(0), (System.nanoTime() - t0) / 1e9);
-  }
-
-  /** Samples the used heap every 50 ms and keeps the largest. */
-  private static final class PeakHeap implements Runnable {
-    private volatile boolean running = true;
-    private volatile long peak;
-    private Thread thread;
-
-    static PeakHeap start() {
-      PeakHeap p = new PeakHeap();
-      p.thread = new Thread(p, "peak-heap");
-      p.thread.setDaemon(true);
-      p.thread.start();
-      return p;
-    }
-
-    @Override
-    public void run() {
-      Runtime rt = Runtime.getRuntime();
-      while (running) {
-        peak = Math.max(peak, rt.totalMemory() - rt.freeMemory());
-        try {
-          Thread.sleep(50);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }
-
-    long stop() throws InterruptedException {
-      running = false;
-      thread.join();
-      return peak;
-    }
   }
 }

@@ -1,8 +1,6 @@
 package org.dpsql.bench;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -110,7 +108,7 @@ public final class TopDownPerformance {
     for (int rep = 0; rep < reps; rep++) {
       // InfTDA: the full release, tree construction from the aggregate included
       System.gc();
-      resetPeaks();
+      HeapPeak.reset();
       long c0 = cpu.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       HierarchicalCounts tree = HierarchicalCounts.fromLeafCounts(domain, leafIds, leafCounts);
@@ -122,14 +120,14 @@ public final class TopDownPerformance {
       full[rep] = (t2 - t0) / 1e9;
       inf[rep] = (t2 - t1) / 1e9;
       System.out.printf("[%d] InfTDA: tree construction %.2f s + release %.2f s = %.2f s total wall (release thread CPU %.2f s, construction CPU %.2f s); peak heap %.2f GiB; %,d noise draws (%s)%n",
-          rep, (t1 - t0) / 1e9, inf[rep], full[rep], infCpu[rep], (c1 - c0) / 1e9, peakHeapGiB(), release.totalNoiseDraws(), bits);
+          rep, (t1 - t0) / 1e9, inf[rep], full[rep], infCpu[rep], (c1 - c0) / 1e9, HeapPeak.gib(), release.totalNoiseDraws(), bits);
       if (rep == 0) {
         System.out.println("    noise draws per level: " + Arrays.toString(release.noiseDraws()));
         printMetrics(tree, release.tree());
       }
       // TDA_l2 on the same tree
       System.gc();
-      resetPeaks();
+      HeapPeak.reset();
       long c3 = cpu.getCurrentThreadCpuTime();
       long t3 = System.nanoTime();
       TopDownRelease other = TopDownMechanism.tdaL2(budget).release(tree, bits);
@@ -137,7 +135,7 @@ public final class TopDownPerformance {
       l2[rep] = (t4 - t3) / 1e9;
       l2Cpu[rep] = (cpu.getCurrentThreadCpuTime() - c3) / 1e9;
       System.out.printf("[%d] TDA_l2: release %.2f s wall (thread CPU %.2f s); peak heap %.2f GiB; %,d noise draws%n",
-          rep, l2[rep], l2Cpu[rep], peakHeapGiB(), other.totalNoiseDraws());
+          rep, l2[rep], l2Cpu[rep], HeapPeak.gib(), other.totalNoiseDraws());
       if (rep == 0) {
         printMetrics(tree, other.tree());
       }
@@ -206,20 +204,4 @@ public final class TopDownPerformance {
     return n / sec;
   }
 
-  private static void resetPeaks() {
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      pool.resetPeakUsage();
-    }
-  }
-
-  /** Sum of the heap pools' peak usage since the last reset (an upper bound on the live peak). */
-  private static double peakHeapGiB() {
-    long peak = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        peak += pool.getPeakUsage().getUsed();
-      }
-    }
-    return peak / (double) (1L << 30);
-  }
 }
