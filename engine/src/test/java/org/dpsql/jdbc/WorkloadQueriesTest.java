@@ -137,6 +137,10 @@ class WorkloadQueriesTest {
       assertEquals((Double) r.get(1)[1] + (Double) r.get(2)[1],
           ((Number) again.get(0)[0]).doubleValue(), 0.5 + 1e-9);
       assertEquals(0, spent.compareTo(accountant.spent().rho()), "covered query was free");
+      List<Object[]> plan = rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN('SELECT "
+          + "Z.NAME, COUNT(*) FROM TRIPS T JOIN ZONES Z ON T.REGION = Z.REGION GROUP BY Z.NAME'))"));
+      assertEquals(1, plan.stream().filter(x -> (Boolean) x[1]).count(), "one chosen candidate");
+      assertEquals(0, spent.compareTo(accountant.spent().rho()), "explain spends nothing");
       SQLException e = assertThrows(SQLException.class, () -> st.executeQuery(
           "SELECT COUNT(*) FROM TRIPS T LEFT JOIN ZONES Z ON T.REGION = Z.REGION"));
       assertEquals("XDP03", e.getSQLState());
