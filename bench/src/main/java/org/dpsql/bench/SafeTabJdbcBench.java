@@ -81,10 +81,10 @@ public final class SafeTabJdbcBench {
         long l0 = System.nanoTime();
         long rows = load(direct, census);
         long l1 = System.nanoTime();
-        System.out.printf("loaded %,d rows into H2 (%s) in %.2f s; peak heap %.2f GiB%n", rows,
-            dir, (l1 - l0) / 1e9, HeapPeak.gib());
+        System.out.printf("loaded %,d rows into %s in %.2f s; peak heap %.2f GiB%n", rows,
+            backendUrl, (l1 - l0) / 1e9, HeapPeak.gib());
       } else {
-        System.out.printf("reusing the database in %s%n", dir);
+        System.out.printf("reusing the database %s%n", backendUrl);
       }
 
       Path policy = Files.createTempFile("safetab-bench", ".yaml");
