@@ -21,32 +21,45 @@ import java.util.Optional;
  *
  * <p>{@code adaptiveTables} are the owner's SafeTab tabulations ({@link AdaptiveTablePolicy}),
  * keyed by upper-cased name in policy order.
+ *
+ * <p>{@code limits} are the owner's statement timeout and cell limit ({@link QueryLimits}; {@link
+ * QueryLimits#NONE} when the policy sets none).
  */
 public record Policy(
     boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source,
     Map<String, SynopsisSpec> synopses, String synopsisStore,
-    Map<String, AdaptiveTablePolicy> adaptiveTables) {
+    Map<String, AdaptiveTablePolicy> adaptiveTables, QueryLimits limits) {
 
   /** Copies the maps. */
   public Policy {
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(limits, "limits");
     tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
     synopses = Collections.unmodifiableMap(new LinkedHashMap<>(synopses));
     adaptiveTables = Collections.unmodifiableMap(new LinkedHashMap<>(adaptiveTables));
+  }
+
+  /** A policy without limits beyond the engine's own. */
+  public Policy(
+      boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source,
+      Map<String, SynopsisSpec> synopses, String synopsisStore,
+      Map<String, AdaptiveTablePolicy> adaptiveTables) {
+    this(allowSeed, budget, tables, source, synopses, synopsisStore, adaptiveTables,
+        QueryLimits.NONE);
   }
 
   /** A policy without adaptive tables. */
   public Policy(
       boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source,
       Map<String, SynopsisSpec> synopses, String synopsisStore) {
-    this(allowSeed, budget, tables, source, synopses, synopsisStore, Map.of());
+    this(allowSeed, budget, tables, source, synopses, synopsisStore, Map.of(), QueryLimits.NONE);
   }
 
   /** A policy without published synopses or adaptive tables. */
   public Policy(
       boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source) {
-    this(allowSeed, budget, tables, source, Map.of(), null, Map.of());
+    this(allowSeed, budget, tables, source, Map.of(), null, Map.of(), QueryLimits.NONE);
   }
 
   /** The adaptive table named {@code name}, compared case-insensitively. */

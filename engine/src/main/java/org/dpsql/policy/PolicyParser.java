@@ -19,7 +19,9 @@ import org.dpsql.policy.PolicyYaml.YamlBool;
  */
 final class PolicyParser {
   static final List<String> TOP_KEYS =
-      List.of("allow_seed", "budget", "tables", "synopses", "synopsis_store", "adaptive_tables");
+      List.of("allow_seed", "budget", "tables", "synopses", "synopsis_store", "adaptive_tables",
+          "limits");
+  static final List<String> LIMITS_KEYS = List.of("statement_timeout_s", "max_cells");
   static final List<String> ADAPTIVE_KEYS = List.of("persons", "iterations", "mechanism", "gamma",
       "thresholds", "sexes", "ages", "levels");
   static final List<String> ADAPTIVE_PERSONS_KEYS = List.of("table", "person", "sex", "age");
@@ -75,7 +77,31 @@ final class PolicyParser {
     }
     Map<String, AdaptiveTablePolicy> adaptive = root.containsKey("adaptive_tables")
         ? adaptiveTables(root.get("adaptive_tables"), "adaptive_tables") : Map.of();
-    return new Policy(allowSeed, budget, tables, source, synopses, store, adaptive);
+    QueryLimits limits = root.containsKey("limits") ? limits(root.get("limits"), "limits")
+        : QueryLimits.NONE;
+    return new Policy(allowSeed, budget, tables, source, synopses, store, adaptive, limits);
+  }
+
+  // ---------------------------------------------------------------- limits
+
+  /** Largest statement timeout accepted: one day. */
+  static final int MAX_TIMEOUT_SECONDS = 86_400;
+
+  private QueryLimits limits(Object value, String path) throws SQLException {
+    Map<String, Object> m = mapping(value, path);
+    checkKeys(m, path, LIMITS_KEYS);
+    Integer timeout = null;
+    if (m.containsKey("statement_timeout_s")) {
+      String p = join(path, "statement_timeout_s");
+      timeout = positiveInt(m.get("statement_timeout_s"), p);
+      if (timeout > MAX_TIMEOUT_SECONDS) {
+        throw problem(p, "must be at most " + MAX_TIMEOUT_SECONDS + " seconds (one day), got "
+            + timeout);
+      }
+    }
+    Integer maxCells = m.containsKey("max_cells")
+        ? positiveInt(m.get("max_cells"), join(path, "max_cells")) : null;
+    return new QueryLimits(timeout, maxCells);
   }
 
   // ---------------------------------------------------------------- SafeTab adaptive tables

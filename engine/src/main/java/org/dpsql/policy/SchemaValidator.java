@@ -71,7 +71,7 @@ final class SchemaValidator {
           + e.getValue().name(), out));
     }
     return new Policy(policy.allowSeed(), policy.budget(), out, policy.source(), policy.synopses(),
-        policy.synopsisStore(), adaptive);
+        policy.synopsisStore(), adaptive, policy.limits());
   }
 
   // ---------------------------------------------------------------- SafeTab adaptive tables

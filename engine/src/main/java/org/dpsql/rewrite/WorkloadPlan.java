@@ -60,9 +60,24 @@ public final class WorkloadPlan {
     return of(query, parameters, CellDomain.MAX_CELLS);
   }
 
-  /** As {@link #of(WorkloadQuery, List)}, with at most {@code maxCells} cells (else XDP03). */
-  public static WorkloadPlan of(WorkloadQuery query, List<Object> parameters, int maxCells)
-      throws SQLException {
+  /**
+   * The number of cells of the workload's data vectors (the product of the policy domain sizes of
+   * the columns it groups or filters on), computed without building the plan; saturates at {@link
+   * Long#MAX_VALUE}.
+   *
+   * @throws SQLException XDP03 when a filtered column has no public domain
+   */
+  public static long cellCount(WorkloadQuery query) throws SQLException {
+    long n = 1;
+    for (ColumnPolicy c : cellColumns(query)) {
+      n = c.domainSize() == 0 ? 0 : (n > Long.MAX_VALUE / c.domainSize() ? Long.MAX_VALUE
+          : n * c.domainSize());
+    }
+    return n;
+  }
+
+  /** The columns of the workload's cells, in policy column order. */
+  private static List<ColumnPolicy> cellColumns(WorkloadQuery query) throws SQLException {
     TablePolicy table = query.table();
     Set<ColumnPolicy> touched = new LinkedHashSet<>();
     for (AggregateQuery part : query.parts()) {
@@ -96,6 +111,13 @@ public final class WorkloadPlan {
         cellColumns.add(c);
       }
     }
+    return cellColumns;
+  }
+
+  /** As {@link #of(WorkloadQuery, List)}, with at most {@code maxCells} cells (else XDP03). */
+  public static WorkloadPlan of(WorkloadQuery query, List<Object> parameters, int maxCells)
+      throws SQLException {
+    List<ColumnPolicy> cellColumns = cellColumns(query);
     CellDomain cells = new CellDomain(cellColumns, maxCells);
 
     List<Measurement> measurements = new ArrayList<>();

@@ -39,6 +39,7 @@ import org.dpsql.release.ResultTable;
 import org.dpsql.rewrite.MeasurementPlan;
 import org.dpsql.release.WorkloadAnswer;
 import org.dpsql.rewrite.FamilyWorkload;
+import org.dpsql.rewrite.WorkloadPlan;
 import org.dpsql.rewrite.SpatialRange;
 import org.dpsql.sql.AggregateQuery;
 import org.dpsql.sql.Mechanism;
@@ -54,7 +55,10 @@ import org.dpsql.sql.QueryAnalyzer;
  * nothing); the exact aggregation runs in the backend; the cost is charged atomically after the
  * backend succeeded and before any noise is drawn (a backend failure charges nothing); an identical
  * statement with identical parameters returns the released answer again at no cost, so repeating
- * a query never averages its noise away.
+ * a query never averages its noise away. The data owner's {@code limits} hold for every statement:
+ * each backend statement is cancelled after {@code statement_timeout_s} ({@code HYT00}, nothing
+ * charged) and a private query over more than {@code max_cells} cells is refused at prepare
+ * ({@code XDP03}).
  */
 public final class DpsqlSession implements SessionView, AutoCloseable {
   /** Connection property: the policy file path or {@code classpath:NAME}. */
@@ -130,10 +134,13 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     try {
       Policy policy = PolicyLoader.load(policySource, backend);
       RandomBits random = randomSource(policy, info.getProperty(SEED));
-      BackendCatalog catalog = BackendCatalog.read(backend, policy);
+      Integer timeout = policy.limits().statementTimeoutSeconds();
+      // from here on every backend statement carries the owner's timeout
+      Connection limited = timeout == null ? backend : StatementTimeout.wrap(backend, timeout);
+      BackendCatalog catalog = BackendCatalog.read(limited, policy);
       SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
       QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect,
-          sql -> publicRows(backend, sql));
+          sql -> publicRows(limited, sql));
       Accounting accounting = Accounting.parse(policy.budget().accounting());
       BudgetAmount total = policy.budget().perConnection();
       PrivacyCost budget = switch (accounting) {
@@ -143,7 +150,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       };
       BigDecimal reportingDelta = accounting == Accounting.ZCDP ? total.delta() : null;
       Accountant accountant = accountants.open(policy, info, accounting, budget, reportingDelta);
-      DpsqlSession session = new DpsqlSession(backend, policy, catalog, analyzer, accountant,
+      DpsqlSession session = new DpsqlSession(limited, policy, catalog, analyzer, accountant,
           reportingDelta, random, dialect);
       session.workloads.publish(
           PublishedSynopses.load(policy, analyzer, session.measurer, reportingDelta));
@@ -216,16 +223,30 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     return systemCatalog.tables();
   }
 
-  /** Analyses a statement and describes its result and parameters; runs and charges nothing. */
+  /**
+   * Analyses a statement and describes its result and parameters; runs and charges nothing. A
+   * private query whose data vector has more cells than the policy's {@code limits.max_cells} is
+   * refused (XDP03).
+   */
   public PreparedQuery prepare(String sql) throws SQLException {
+    try {
+      return prepareWithinLimits(sql);
+    } catch (SQLException e) {
+      throw StatementTimeout.translate(e, policy.limits().statementTimeoutSeconds());
+    }
+  }
+
+  private PreparedQuery prepareWithinLimits(String sql) throws SQLException {
     AnalyzedStatement st = analyzer.analyze(sql);
     if (st instanceof AnalyzedStatement.PrivateWorkload w) {
       checkBudgetParameters(w.query().hint()); // bad privacy parameters are refused at prepare
+      checkCells(WorkloadPlan.cellCount(w.query()), "this workload");
       return new PreparedQuery(sql, st, WorkloadAnswer.columns(w.query()), w.parameters());
     }
     if (st instanceof AnalyzedStatement.NamedWorkload w) {
       checkBudgetParameters(w.query().hint());
-      FamilyWorkload.of(w.query()); // refuses too large families before anything runs
+      // refuses too large families before anything runs
+      checkCells(FamilyWorkload.of(w.query()).cells().size(), "this workload family");
       return new PreparedQuery(sql, st, WorkloadExecutor.familyColumns(w.query().hint()),
           List.of());
     }
@@ -246,10 +267,14 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       SpatialRange rectangle = tree == null ? htf(p.query()) : null;
       if (tree != null) {
         // GROUP BY one level of a hierarchy with mechanism 'topdown'/'inftda': one tree release
-        workloads.topDownShape(tree); // refuses (XDP03) what InfTDA cannot answer
+        TopDownShape shape = workloads.topDownShape(tree); // refuses what InfTDA cannot answer
+        checkCells(cellsOf(shape.leafColumns()), "the tree's leaves");
       } else if (rectangle != null) {
-        spatial.parameters(rectangle, p.query().hint()); // a rectangle count over a spatial index
+        // a rectangle count over a spatial index: the data vector is the index's grid
+        checkCells(cellsOf(List.of(rectangle.x(), rectangle.y())), "the spatial index's grid");
+        spatial.parameters(rectangle, p.query().hint());
       } else {
+        checkCells(plan.cells().size(), "this query's GROUP BY");
         noise = calibrate(plan); // refuses bad privacy parameters at prepare time
       }
       return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, noise);
@@ -272,8 +297,44 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
   }
 
-  /** Runs a prepared statement with its parameters (use {@link ExactMeasurer#UNSET} for unset). */
+  /**
+   * Runs a prepared statement with its parameters (use {@link ExactMeasurer#UNSET} for unset). A
+   * backend statement that runs longer than the policy's {@code limits.statement_timeout_s} is
+   * cancelled and reported as {@code HYT00}; nothing is charged for it.
+   */
   public ResultTable execute(PreparedQuery q, List<Object> parameters) throws SQLException {
+    try {
+      return executeWithinLimits(q, parameters);
+    } catch (SQLException e) {
+      throw StatementTimeout.translate(e, policy.limits().statementTimeoutSeconds());
+    }
+  }
+
+  /**
+   * Refuses (XDP03) a data vector of more cells than the policy's {@code limits.max_cells}, before
+   * anything runs.
+   */
+  private void checkCells(long cells, String what) throws SQLException {
+    Integer max = policy.limits().maxCells();
+    if (max != null && cells > max) {
+      throw SqlStates.notSupported(what + " spans " + cells + " cells, more than the data "
+          + "owner's limit of " + max + " (policy limits.max_cells); group or filter by fewer or "
+          + "coarser columns");
+    }
+  }
+
+  /** The cells of the cross product of the columns' domains (saturating). */
+  private static long cellsOf(List<org.dpsql.policy.ColumnPolicy> columns) {
+    long n = 1;
+    for (org.dpsql.policy.ColumnPolicy c : columns) {
+      int size = Math.max(1, c.domainSize());
+      n = n > Long.MAX_VALUE / size ? Long.MAX_VALUE : n * size;
+    }
+    return n;
+  }
+
+  private ResultTable executeWithinLimits(PreparedQuery q, List<Object> parameters)
+      throws SQLException {
     AnalyzedStatement st = q.statement();
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       return releaseOnce(p.normalizedSql(), q, parameters);
