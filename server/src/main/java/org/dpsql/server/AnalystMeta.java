@@ -42,6 +42,8 @@ final class AnalystMeta extends JdbcMeta {
   private final Map<String, String> owners = new ConcurrentHashMap<>();
   /** Statement id → connection id that created it. */
   private final Map<Integer, String> statements = new ConcurrentHashMap<>();
+  /** Prepared statement id → its SQL, as the server received it (for the audit log). */
+  private final Map<Integer, String> preparedSql = new ConcurrentHashMap<>();
 
   AnalystMeta(AnalystConnections connections, int maxConnectionsPerAnalyst, Properties cache)
       throws SQLException {
@@ -85,7 +87,7 @@ final class AnalystMeta extends JdbcMeta {
     for (Map.Entry<String, String> e : owners.entrySet()) {
       if (getConnectionCache().getIfPresent(e.getKey()) == null) {
         owners.remove(e.getKey(), e.getValue()); // expired and closed by the connection cache
-        statements.values().removeIf(e.getKey()::equals);
+        forgetStatementsOf(e.getKey());
       } else if (e.getValue().equals(analyst)) {
         n++;
       }
@@ -111,8 +113,27 @@ final class AnalystMeta extends JdbcMeta {
       super.closeConnection(ch);
     } finally {
       owners.remove(ch.id);
-      statements.values().removeIf(ch.id::equals);
+      forgetStatementsOf(ch.id);
     }
+  }
+
+  private void forgetStatementsOf(String connectionId) {
+    statements.entrySet().removeIf(e -> {
+      if (e.getValue().equals(connectionId)) {
+        preparedSql.remove(e.getKey());
+        return true;
+      }
+      return false;
+    });
+  }
+
+  /**
+   * The SQL a statement of the current analyst was prepared with, or null if the statement is not
+   * theirs or was not prepared (for the audit log of an execute request, whose handle the client
+   * could have filled with any text).
+   */
+  String preparedSql(StatementHandle h) {
+    return ownStatement(h) ? preparedSql.get(h.id) : null;
   }
 
   private void requireOwnConnection(String id) {
@@ -145,6 +166,7 @@ final class AnalystMeta extends JdbcMeta {
     requireStatement(sql);
     StatementHandle h = super.prepare(ch, sql, maxRowCount);
     statements.put(h.id, ch.id);
+    preparedSql.put(h.id, sql);
     return h;
   }
 
@@ -171,6 +193,7 @@ final class AnalystMeta extends JdbcMeta {
         super.closeStatement(h);
       } finally {
         statements.remove(h.id);
+        preparedSql.remove(h.id);
       }
     }
   }

@@ -75,6 +75,13 @@ final class ClientErrors {
         + "was charged unless an answer was returned", INTERNAL);
   }
 
+  /** The client's error when the audit log cannot be written: the answer is withheld. */
+  static ErrorResponse auditUnavailable(Throwable failure) {
+    long ref = log(failure);
+    return response("the audit log cannot be written, so the answer is withheld (reference " + ref
+        + " in the server log)", INTERNAL);
+  }
+
   /** Strips Avatica's "Error while executing SQL "...": " wrapper from a message. */
   static String clean(String message) {
     if (message == null) {

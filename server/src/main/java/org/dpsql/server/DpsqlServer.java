@@ -55,7 +55,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * and the users file's {@code per_connection}; a charge is committed to the ledger before its noisy
  * answer leaves the server; errors reach clients with their SQLState and without stack traces; the
  * server refuses to start with a backend user that has administrator rights ({@link
- * BackendPrivileges}).
+ * BackendPrivileges}); every statement received is appended to the {@link AuditLog} before its
+ * answer leaves.
  */
 public final class DpsqlServer implements AutoCloseable {
   /** Largest request body accepted, in bytes. */
@@ -69,12 +70,15 @@ public final class DpsqlServer implements AutoCloseable {
 
   private final Server jetty;
   private final LedgerStore ledger;
+  private final AuditLog audit;
   private final ServerOptions options;
   private final int port;
 
-  private DpsqlServer(Server jetty, LedgerStore ledger, ServerOptions options, int port) {
+  private DpsqlServer(Server jetty, LedgerStore ledger, AuditLog audit, ServerOptions options,
+      int port) {
     this.jetty = jetty;
     this.ledger = ledger;
+    this.audit = audit;
     this.options = options;
     this.port = port;
   }
@@ -134,7 +138,9 @@ public final class DpsqlServer implements AutoCloseable {
       ledgerProps.setProperty("password", options.ledgerPassword());
     }
     LedgerStore ledger = LedgerStore.open(options.ledgerUrl(), ledgerProps);
+    AuditLog audit = null;
     try {
+      audit = AuditLog.open(options.audit(), java.time.Clock.systemUTC());
       Map<String, DpsqlDriver> drivers = new HashMap<>();
       for (Analyst a : users.analysts().values()) {
         AnalystAccount account = ledger.account(a.name(), accounting, a.total());
@@ -152,13 +158,20 @@ public final class DpsqlServer implements AutoCloseable {
       cache.setProperty(JdbcMeta.ConnectionCacheSettings.EXPIRY_DURATION.key(), "30");
       AnalystMeta meta =
           new AnalystMeta(connections, options.maxConnectionsPerAnalyst(), cache);
-      ProtobufEndpoint endpoint = new ProtobufEndpoint(new LocalService(meta), MAX_REQUEST_BYTES);
+      ProtobufEndpoint endpoint = new ProtobufEndpoint(new LocalService(meta), MAX_REQUEST_BYTES,
+          audit, meta::preparedSql);
       Server jetty = jetty(options, users, endpoint);
       jetty.start();
       int port = ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
-      return new DpsqlServer(jetty, ledger, options, port);
+      return new DpsqlServer(jetty, ledger, audit, options, port);
     } catch (Exception | Error e) {
-      ledger.close();
+      try {
+        if (audit != null) {
+          audit.close();
+        }
+      } finally {
+        ledger.close();
+      }
       throw e;
     }
   }
@@ -194,7 +207,8 @@ public final class DpsqlServer implements AutoCloseable {
             cap.delta().min(analyst.perConnection().delta()),
             cap.rho().min(analyst.perConnection().rho()));
       }
-      return new DurableAccountant(account, cap, UUID.randomUUID().toString(), reportingDelta);
+      return ChargeMeter.metered(
+          new DurableAccountant(account, cap, UUID.randomUUID().toString(), reportingDelta));
     };
   }
 
@@ -276,13 +290,27 @@ public final class DpsqlServer implements AutoCloseable {
     return ledger;
   }
 
-  /** Stops accepting requests, then closes the ledger. */
+  /** The audit log file. */
+  public java.nio.file.Path auditFile() {
+    return audit.file();
+  }
+
+  /** The audit log itself (tests close it to check that answers are then withheld). */
+  AuditLog auditLog() {
+    return audit;
+  }
+
+  /** Stops accepting requests, then closes the audit log and the ledger. */
   @Override
   public void close() throws Exception {
     try {
       jetty.stop();
     } finally {
-      ledger.close();
+      try {
+        audit.close();
+      } finally {
+        ledger.close();
+      }
     }
   }
 
@@ -321,7 +349,8 @@ public final class DpsqlServer implements AutoCloseable {
         }
       }, "dpsql-server-stop"));
       out.println("dpsql-server: listening on " + (options.tls() ? "https" : "http") + "://"
-          + options.host() + ":" + server.port() + " (ledger " + options.ledgerUrl() + ")");
+          + options.host() + ":" + server.port() + " (ledger " + options.ledgerUrl() + ", audit "
+          + server.auditFile() + ")");
       out.println("dpsql-server: connect with " + server.jdbcUrl()
           + ";authentication=BASIC;avatica_user=NAME;avatica_password=PASSWORD");
       out.flush();

@@ -27,22 +27,54 @@ import java.util.Objects;
  * @param insecureHttp whether plain HTTP on a non-loopback address is allowed
  * @param seed the server's noise seed (only if the policy allows it), or null
  * @param maxConnectionsPerAnalyst open connections one analyst may hold
+ * @param audit the audit log file (one JSON line per statement received)
  */
 public record ServerOptions(String backendUrl, String backendUser, String backendPassword,
     String policy, int demoRows, Path users, String ledgerUrl, String ledgerUser,
     String ledgerPassword, String host, int port, Path keystore, String keystorePassword,
-    boolean insecureHttp, Long seed, int maxConnectionsPerAnalyst) {
+    boolean insecureHttp, Long seed, int maxConnectionsPerAnalyst, Path audit) {
 
   /** Default port. */
   public static final int DEFAULT_PORT = 8765;
   /** Default ledger file (H2 adds {@code .mv.db}). */
   public static final String DEFAULT_LEDGER = "dpsql-ledger";
+  /** Default audit log file name, beside an H2 file ledger (else in the working directory). */
+  public static final String DEFAULT_AUDIT = "dpsql-audit.log";
+
+  /** As the canonical constructor, with the audit log at its default place ({@link #defaultAudit}). */
+  public ServerOptions(String backendUrl, String backendUser, String backendPassword,
+      String policy, int demoRows, Path users, String ledgerUrl, String ledgerUser,
+      String ledgerPassword, String host, int port, Path keystore, String keystorePassword,
+      boolean insecureHttp, Long seed, int maxConnectionsPerAnalyst) {
+    this(backendUrl, backendUser, backendPassword, policy, demoRows, users, ledgerUrl, ledgerUser,
+        ledgerPassword, host, port, keystore, keystorePassword, insecureHttp, seed,
+        maxConnectionsPerAnalyst, defaultAudit(ledgerUrl));
+  }
+
+  /**
+   * {@value #DEFAULT_AUDIT} beside the ledger file when the ledger is an embedded H2 file, else in
+   * the working directory.
+   */
+  public static Path defaultAudit(String ledgerUrl) {
+    Objects.requireNonNull(ledgerUrl, "ledgerUrl");
+    String prefix = "jdbc:h2:file:";
+    if (ledgerUrl.startsWith(prefix)) {
+      String file = ledgerUrl.substring(prefix.length());
+      int settings = file.indexOf(';');
+      Path ledger = Path.of(settings < 0 ? file : file.substring(0, settings)).toAbsolutePath();
+      if (ledger.getParent() != null) {
+        return ledger.getParent().resolve(DEFAULT_AUDIT);
+      }
+    }
+    return Path.of(DEFAULT_AUDIT);
+  }
 
   /** Checks consistency. */
   public ServerOptions {
     Objects.requireNonNull(users, "users");
     Objects.requireNonNull(ledgerUrl, "ledgerUrl");
     Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(audit, "audit");
     if (demoRows == 0 && (backendUrl == null || policy == null)) {
       throw new IllegalArgumentException("give --backend and --policy, or --demo");
     }
@@ -99,6 +131,9 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
           --ledger-user NAME       ledger database user
           --ledger-password PW     ledger database password (env:NAME allowed)
           --max-connections N      open connections per analyst (default 16)
+          --audit FILE             append one JSON line per statement received (time, analyst,
+                                   SQL, outcome, cost charged, duration) to FILE (default
+                                   dpsql-audit.log beside the ledger file)
 
         Network:
           --host ADDR              address to listen on (default 127.0.0.1)
@@ -138,6 +173,7 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
     boolean insecure = false;
     Long seed = null;
     int maxConnections = 16;
+    Path audit = null;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -158,6 +194,7 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
         case "--insecure-http" -> insecure = true;
         case "--seed" -> seed = longInteger(value(args, ++i, a), a);
         case "--max-connections" -> maxConnections = integer(value(args, ++i, a), a);
+        case "--audit" -> audit = Path.of(value(args, ++i, a));
         default -> throw new IllegalArgumentException("unknown option '" + a + "' (see --help)");
       }
     }
@@ -171,10 +208,11 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
     if (demo && demoRows < 1) {
       throw new IllegalArgumentException("--demo-rows must be at least 1");
     }
+    String ledgerUrl = ledgerUrl(ledger == null ? DEFAULT_LEDGER : ledger);
     return new ServerOptions(backendUrl, backendUser, backendPassword, policy,
-        demo ? demoRows : 0, users, ledgerUrl(ledger == null ? DEFAULT_LEDGER : ledger),
-        ledgerUser, ledgerPassword, host, port, keystore, keystorePassword, insecure, seed,
-        maxConnections);
+        demo ? demoRows : 0, users, ledgerUrl, ledgerUser, ledgerPassword, host, port, keystore,
+        keystorePassword, insecure, seed, maxConnections,
+        audit == null ? defaultAudit(ledgerUrl) : audit);
   }
 
   /** A JDBC URL as given, else an H2 file path. */
