@@ -132,27 +132,21 @@ final class PolicyParser {
     Map<String, Object> persons = mapping(required(m, path, "persons",
         "{table: PERSONS, person: PID, sex: SEX, age: AGE}"), pPath);
     checkKeys(persons, pPath, ADAPTIVE_PERSONS_KEYS);
-    String personsTable = scalarName(required(persons, pPath, "table", "the persons table"),
-        join(pPath, "table"), "table");
-    String person = scalarName(required(persons, pPath, "person", "the person id column"),
-        join(pPath, "person"), "column");
-    String sex = scalarName(required(persons, pPath, "sex", "the sex column"),
-        join(pPath, "sex"), "column");
-    String age = scalarName(required(persons, pPath, "age", "the age column (years)"),
-        join(pPath, "age"), "column");
+    String personsTable = requiredName(persons, pPath, "table", "the persons table", "table");
+    String person = requiredName(persons, pPath, "person", "the person id column", "column");
+    String sex = requiredName(persons, pPath, "sex", "the sex column", "column");
+    String age = requiredName(persons, pPath, "age", "the age column (years)", "column");
     String iPath = join(path, "iterations");
     Map<String, Object> its = mapping(required(m, path, "iterations",
         "{table: PERSON_ITERATION, person: PID, iteration: ITERATION}"), iPath);
     checkKeys(its, iPath, ADAPTIVE_ITERATIONS_KEYS);
-    String itTable = scalarName(required(its, iPath, "table", "the person-iteration mapping table"),
-        join(iPath, "table"), "table");
-    String itPerson = scalarName(required(its, iPath, "person", "its person id column"),
-        join(iPath, "person"), "column");
-    String itColumn = scalarName(required(its, iPath, "iteration", "its iteration code column"),
-        join(iPath, "iteration"), "column");
+    String itTable =
+        requiredName(its, iPath, "table", "the person-iteration mapping table", "table");
+    String itPerson = requiredName(its, iPath, "person", "its person id column", "column");
+    String itColumn = requiredName(its, iPath, "iteration", "its iteration code column", "column");
 
-    String mechText = scalarName(required(m, path, "mechanism", "geometric or discrete_gaussian"),
-        join(path, "mechanism"), "mechanism").toLowerCase(Locale.ROOT);
+    String mechText = requiredName(m, path, "mechanism", "geometric or discrete_gaussian",
+        "mechanism").toLowerCase(Locale.ROOT);
     if (!ADAPTIVE_MECHANISMS.contains(mechText)) {
       throw problem(join(path, "mechanism"), "unknown mechanism '" + mechText + "'"
           + PolicyProblems.didYouMean(mechText, ADAPTIVE_MECHANISMS) + "; use geometric (level "
@@ -917,6 +911,12 @@ final class PolicyParser {
     if (name.isBlank()) {
       throw problem(path, "empty " + kind + " name");
     }
+  }
+
+  /** {@code m.key}, required, as a {@code kind} name (table, column, ...). */
+  private String requiredName(Map<String, Object> m, String path, String key, String hint,
+      String kind) throws SQLException {
+    return scalarName(required(m, path, key, hint), join(path, key), kind);
   }
 
   private String scalarName(Object value, String path, String kind) throws SQLException {
