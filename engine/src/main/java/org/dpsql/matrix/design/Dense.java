@@ -145,34 +145,6 @@ final class Dense {
     return y;
   }
 
-  /**
-   * Solves the symmetric positive definite system {@code a x = b} with Jacobi equilibration
-   * ({@code a} is overwritten).
-   */
-  static double[] solveSpd(double[][] a, double[] b) {
-    int n = a.length;
-    double[] scale = new double[n];
-    for (int i = 0; i < n; i++) {
-      scale[i] = 1 / Math.sqrt(a[i][i]);
-    }
-    for (int i = 0; i < n; i++) {
-      double[] ai = a[i];
-      for (int j = 0; j <= i; j++) {
-        ai[j] *= scale[i] * scale[j];
-      }
-    }
-    choleskyInPlace(a);
-    double[] sb = new double[n];
-    for (int i = 0; i < n; i++) {
-      sb[i] = b[i] * scale[i];
-    }
-    double[] x = choleskySolve(a, sb);
-    for (int i = 0; i < n; i++) {
-      x[i] *= scale[i];
-    }
-    return x;
-  }
-
   /** A factored SPD system that can be solved for several right-hand sides. */
   static final class Spd {
     private final double[][] l;
