@@ -65,7 +65,11 @@ public final class RowNormalisedWorkload implements Workload {
       }
       return new RowNormalisedWorkload(w, g);
     }
-    double[][] rows = w.matrix();
+    return new ExplicitWorkload(normalised(w.matrix()));
+  }
+
+  /** Scales each non-zero row of {@code rows} (in place) to unit L2 norm; returns {@code rows}. */
+  private static double[][] normalised(double[][] rows) {
     for (double[] row : rows) {
       double s = 0;
       for (double v : row) {
@@ -78,7 +82,7 @@ public final class RowNormalisedWorkload implements Workload {
         }
       }
     }
-    return new ExplicitWorkload(rows);
+    return rows;
   }
 
   /** {@code H(0..n)}, {@code H(t) = Σ_{s ≤ t} 1/s}. */
@@ -142,20 +146,7 @@ public final class RowNormalisedWorkload implements Workload {
 
   @Override
   public double[][] matrix() {
-    double[][] rows = source.matrix();
-    for (double[] row : rows) {
-      double s = 0;
-      for (double v : row) {
-        s += v * v;
-      }
-      if (s > 0) {
-        double f = 1 / Math.sqrt(s);
-        for (int j = 0; j < row.length; j++) {
-          row[j] *= f;
-        }
-      }
-    }
-    return rows;
+    return normalised(source.matrix());
   }
 
   @Override
