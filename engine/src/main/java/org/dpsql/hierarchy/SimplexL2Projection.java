@@ -48,21 +48,9 @@ public final class SimplexL2Projection implements ConsistencyProjection {
       return r;
     }
     // Step 1: θ = num/k.
-    long[] s = x.clone();
-    Arrays.sort(s);
-    long prefix = 0;
-    long num = 0;
-    long k = 0;
-    for (int j = 1; j <= b; j++) {
-      long sj = s[b - j];
-      prefix = Math.addExact(prefix, sj);
-      // j·s_j − P_j + c > 0
-      if (Math.addExact(Math.subtractExact(Math.multiplyExact(j, sj), prefix), c) > 0) {
-        k = j;
-        num = Math.subtractExact(prefix, c);
-      }
-    }
-    // k >= 1 always: for j = 1 the condition is c > 0.
+    long[] theta = threshold(x, c);
+    long num = theta[0];
+    long k = theta[1];
     // Step 2: r_i = round_half_up(max(x_i − num/k, 0)) = floor((2(x_i k − num) + k) / (2k)).
     long sumR = 0;
     for (int i = 0; i < b; i++) {
@@ -106,6 +94,24 @@ public final class SimplexL2Projection implements ConsistencyProjection {
       out[b] = 1;
       return out;
     }
+    long[] theta = threshold(x, c);
+    long num = theta[0];
+    long k = theta[1];
+    for (int i = 0; i < b; i++) {
+      out[i] = Math.max(0, x[i] * k - num);
+    }
+    out[b] = k;
+    return out;
+  }
+
+  /**
+   * The projection's threshold {@code θ = num/k} for {@code c > 0}, as {@code {num, k}}: {@code k}
+   * is the largest {@code j} with {@code j·s_j − P_j + c > 0} over the values sorted descending
+   * ({@code P_j} their prefix sums), and {@code num = P_k − c}. {@code k ≥ 1} always: for {@code
+   * j = 1} the condition is {@code c > 0}. Exact: overflow throws {@link ArithmeticException}.
+   */
+  private static long[] threshold(long[] x, long c) {
+    int b = x.length;
     long[] s = x.clone();
     Arrays.sort(s);
     long prefix = 0;
@@ -113,17 +119,13 @@ public final class SimplexL2Projection implements ConsistencyProjection {
     long k = 0;
     for (int j = 1; j <= b; j++) {
       long sj = s[b - j];
-      prefix += sj;
-      if ((long) j * sj - prefix + c > 0) {
+      prefix = Math.addExact(prefix, sj);
+      if (Math.addExact(Math.subtractExact(Math.multiplyExact(j, sj), prefix), c) > 0) {
         k = j;
-        num = prefix - c;
+        num = Math.subtractExact(prefix, c);
       }
     }
-    for (int i = 0; i < b; i++) {
-      out[i] = Math.max(0, x[i] * k - num);
-    }
-    out[b] = k;
-    return out;
+    return new long[] {num, k};
   }
 
   @Override
