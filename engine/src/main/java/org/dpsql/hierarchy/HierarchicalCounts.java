@@ -81,17 +81,21 @@ public final class HierarchicalCounts {
     SparseLevel[] levels = new SparseLevel[t + 1];
     levels[t] = SparseLevel.sortedFrom(leafIds.clone(), counts.clone(), n, false);
     for (int l = t; l >= 1; l--) {
-      SparseLevel child = levels[l];
-      int m = child.size();
-      long[] ids = new long[m];
-      long[] vals = new long[m];
-      for (int i = 0; i < m; i++) {
-        ids[i] = domain.parent(l, child.id(i));
-        vals[i] = child.value(i);
-      }
-      levels[l - 1] = SparseLevel.sortedFrom(ids, vals, m, true);
+      levels[l - 1] = parentSums(domain, l, levels[l]);
     }
     return new HierarchicalCounts(domain, levels);
+  }
+
+  /** The non-zero sums, per parent node at level {@code l − 1}, of the nodes {@code child}. */
+  private static SparseLevel parentSums(TreeDomain domain, int l, SparseLevel child) {
+    int m = child.size();
+    long[] ids = new long[m];
+    long[] vals = new long[m];
+    for (int i = 0; i < m; i++) {
+      ids[i] = domain.parent(l, child.id(i));
+      vals[i] = child.value(i);
+    }
+    return SparseLevel.sortedFrom(ids, vals, m, true);
   }
 
   /** The public domain. */
@@ -145,15 +149,7 @@ public final class HierarchicalCounts {
       }
     }
     for (int l = levels.length - 1; l >= 1; l--) {
-      SparseLevel child = levels[l];
-      int m = child.size();
-      long[] ids = new long[m];
-      long[] vals = new long[m];
-      for (int i = 0; i < m; i++) {
-        ids[i] = domain.parent(l, child.id(i));
-        vals[i] = child.value(i);
-      }
-      SparseLevel sums = SparseLevel.sortedFrom(ids, vals, m, true);
+      SparseLevel sums = parentSums(domain, l, levels[l]);
       SparseLevel parent = levels[l - 1];
       if (sums.size() != parent.size()) {
         throw new IllegalStateException(
