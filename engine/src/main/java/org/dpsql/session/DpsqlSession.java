@@ -140,7 +140,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       BackendCatalog catalog = BackendCatalog.read(limited, policy);
       SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
       QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect,
-          sql -> publicRows(limited, sql));
+          sql -> runOn(limited, sql, List.of()).rows());
       Accounting accounting = Accounting.parse(policy.budget().accounting());
       BudgetAmount total = policy.budget().perConnection();
       PrivacyCost budget = switch (accounting) {
@@ -159,25 +159,6 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       backend.close();
       throw e;
     }
-  }
-
-  /** All rows of a query on public tables (join lookups), read for the analyzer. */
-  private static List<Object[]> publicRows(Connection backend, String sql) throws SQLException {
-    List<Object[]> rows = new ArrayList<>();
-    synchronized (backend) {
-      try (java.sql.Statement st = backend.createStatement();
-          java.sql.ResultSet rs = st.executeQuery(sql)) {
-        int n = rs.getMetaData().getColumnCount();
-        while (rs.next()) {
-          Object[] row = new Object[n];
-          for (int i = 0; i < n; i++) {
-            row[i] = rs.getObject(i + 1);
-          }
-          rows.add(row);
-        }
-      }
-    }
-    return rows;
   }
 
   private static RandomBits randomSource(Policy policy, String seed) throws SQLException {
