@@ -45,4 +45,22 @@ public final class SqlStates {
   public static SQLException badPrivacyParameter(String message) {
     return new SQLException(message, BAD_PRIVACY_PARAMETER);
   }
+
+  /**
+   * A backend failure while measuring private data, reported without the backend's message (it
+   * may quote row values): its SQLState ({@code HY000} if none), what failed, and that nothing was
+   * charged. An unset parameter ({@code 07001}) says nothing about the data and is returned as is.
+   *
+   * @param failure what could not be done, e.g. "could not evaluate this private query"
+   * @param advice a sentence telling the user what to check, ending in ". ", or ""
+   */
+  public static SQLException backendFailureWithheld(String failure, SQLException cause,
+      String advice) {
+    if ("07001".equals(cause.getSQLState())) {
+      return cause;
+    }
+    return new SQLException("the backend " + failure + " (backend SQLState " + cause.getSQLState()
+        + "); its message is withheld because it may quote private values. " + advice
+        + "Nothing was charged.", cause.getSQLState() == null ? "HY000" : cause.getSQLState());
+  }
 }

@@ -185,11 +185,8 @@ final class AdaptiveExecutor {
     try {
       counts = AdaptiveMeasurement.measure(backend, dialect, table);
     } catch (SQLException e) {
-      // The backend's own message may quote row values: withhold it. Nothing was charged.
-      throw new SQLException("the backend could not evaluate the adaptive table " + table.name()
-          + " (backend SQLState " + e.getSQLState() + "); its message is withheld because it "
-          + "may quote private values. Check the types of the columns the policy names. Nothing "
-          + "was charged.", e.getSQLState() == null ? "HY000" : e.getSQLState());
+      throw SqlStates.backendFailureWithheld("could not evaluate the adaptive table "
+          + table.name(), e, "Check the types of the columns the policy names. ");
     }
     accountant.charge(cost, statement, MECHANISM, worstStd(spec));
     return tabulate(table, counts, random);

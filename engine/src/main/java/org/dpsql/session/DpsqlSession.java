@@ -418,14 +418,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     try {
       exact = measurer.measure(plan, parameters);
     } catch (SQLException e) {
-      if ("07001".equals(e.getSQLState())) {
-        throw e; // an unset parameter: says nothing about the data
-      }
-      // The backend's own message may quote row values: withhold it. Nothing was charged.
-      throw new SQLException("the backend could not evaluate this private query (backend SQLState "
-          + e.getSQLState() + "); its message is withheld because it may quote private values. "
-          + "Check the types of the filter's literals and parameters. Nothing was charged.",
-          e.getSQLState() == null ? "HY000" : e.getSQLState());
+      throw SqlStates.backendFailureWithheld("could not evaluate this private query", e,
+          "Check the types of the filter's literals and parameters. ");
     }
     accountant.charge(noise.charge(), q.sql().strip(), noise.mechanism().sqlName(),
         Math.sqrt(noise.perMeasurement().get(0).variance())

@@ -134,9 +134,7 @@ final class SpatialExecutor {
       exact = measurer.measure(new MeasurementPlan(whole, cells, List.of(Measurement.countStar())),
           List.of());
     } catch (SQLException e) {
-      throw new SQLException("the backend could not build the spatial grid (backend SQLState "
-          + e.getSQLState() + "); its message is withheld because it may quote private values. "
-          + "Nothing was charged.", e.getSQLState() == null ? "HY000" : e.getSQLState());
+      throw SqlStates.backendFailureWithheld("could not build the spatial grid", e, "");
     }
     FrequencyMatrix f = FrequencyMatrix.ofRowMajor(r.y().domainSize(), r.x().domainSize(),
         exact[0]);

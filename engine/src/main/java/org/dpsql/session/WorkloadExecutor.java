@@ -504,13 +504,7 @@ final class WorkloadExecutor {
     try {
       return measurer.measure(plan, parameters);
     } catch (SQLException e) {
-      if ("07001".equals(e.getSQLState())) {
-        throw e;
-      }
-      throw new SQLException("the backend could not evaluate this private workload (backend "
-          + "SQLState " + e.getSQLState() + "); its message is withheld because it may quote "
-          + "private values. Nothing was charged.",
-          e.getSQLState() == null ? "HY000" : e.getSQLState());
+      throw SqlStates.backendFailureWithheld("could not evaluate this private workload", e, "");
     }
   }
 }
