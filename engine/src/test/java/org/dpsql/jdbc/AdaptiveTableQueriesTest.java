@@ -107,19 +107,6 @@ class AdaptiveTableQueriesTest {
     return DriverManager.getConnection("jdbc:dpsql:" + db.url.substring("jdbc:".length()), p);
   }
 
-  private static List<Object[]> rows(ResultSet rs) throws SQLException {
-    List<Object[]> out = new ArrayList<>();
-    int n = rs.getMetaData().getColumnCount();
-    while (rs.next()) {
-      Object[] r = new Object[n];
-      for (int i = 0; i < n; i++) {
-        r[i] = rs.getObject(i + 1);
-      }
-      out.add(r);
-    }
-    return out;
-  }
-
   private static AdaptiveTablePolicy table(Connection c) {
     return TestDatabase.session(c).policy().adaptiveTable("DHC").orElseThrow();
   }
@@ -138,7 +125,7 @@ class AdaptiveTableQueriesTest {
       }
       assertEquals(List.of("LEVEL", "GEOGRAPHY", "ITERATION", "DETAIL", "SEX", "AGE_LOW",
           "AGE_HIGH", "COUNT", "MOE_95"), labels);
-      List<Object[]> r = rows(rs);
+      List<Object[]> r = TestDatabase.rows(rs);
       AdaptiveTablePolicy table = table(c);
       AdaptiveTabulationSpec spec = table.spec();
 
@@ -203,7 +190,7 @@ class AdaptiveTableQueriesTest {
       assertEquals(SQL, ledger.get(0).statement());
 
       // a repeat (any spelling) is the same release, free
-      List<Object[]> again = rows(st.executeQuery(
+      List<Object[]> again = TestDatabase.rows(st.executeQuery(
           "select *  from table(dpsql.adaptive_table('DHC'))"));
       assertEquals(r.size(), again.size());
       for (int i = 0; i < r.size(); i++) {
@@ -222,7 +209,7 @@ class AdaptiveTableQueriesTest {
         + "  default_query: {epsilon: 1}\n";
     try (Connection c = connect(huge, adaptive("geometric", "1e6", "1e6", "1e6"), 5L);
         Statement st = c.createStatement()) {
-      List<Object[]> r = rows(st.executeQuery(SQL));
+      List<Object[]> r = TestDatabase.rows(st.executeQuery(SQL));
       // the special person has 10 declared iterations (direct count), the county level keeps Δ = 3
       assertEquals(10, db.exact("SELECT COUNT(DISTINCT ITERATION) FROM PERSON_ITERATION WHERE "
           + "PID = " + special));
@@ -276,7 +263,7 @@ class AdaptiveTableQueriesTest {
         + "  default_query: {rho: 0.1}\n";
     try (Connection c = connect(zcdp, adaptive("discrete_gaussian", "0.5", "0.25", "0.125"), 3L);
         Statement st = c.createStatement()) {
-      List<Object[]> r = rows(st.executeQuery(SQL));
+      List<Object[]> r = TestDatabase.rows(st.executeQuery(SQL));
       assertTrue(r.size() > 36 * 40);
       List<LedgerEntry> ledger = TestDatabase.session(c).accountant().ledger();
       assertEquals(1, ledger.size());
@@ -288,7 +275,7 @@ class AdaptiveTableQueriesTest {
     }
     try (Connection c = connect(zcdp, adaptive("geometric", "1", "1", "2"), 3L);
         Statement st = c.createStatement()) {
-      rows(st.executeQuery(SQL));
+      TestDatabase.rows(st.executeQuery(SQL));
       // each group is b-DP, b = ε/Δ, hence b²/2-zCDP; Δ groups per person: ε²/(2Δ) per level
       BigDecimal want = new BigDecimal("1").divide(new BigDecimal("16"))
           .add(new BigDecimal("1").divide(new BigDecimal("8")))
@@ -306,7 +293,7 @@ class AdaptiveTableQueriesTest {
         + "  default_query: {epsilon: 1, delta: 1e-8}\n";
     try (Connection c = connect(approx, adaptive("discrete_gaussian", "0.5", "0.25", "0.125"), 3L);
         Statement st = c.createStatement()) {
-      rows(st.executeQuery(SQL));
+      TestDatabase.rows(st.executeQuery(SQL));
       PrivacyCost cost = TestDatabase.session(c).accountant().spent();
       ApproxDpBound tight = TightConversion.tightest(1e-8, null, null, 0.875);
       assertEquals(0, new BigDecimal("1e-8").compareTo(cost.delta()));
@@ -317,7 +304,7 @@ class AdaptiveTableQueriesTest {
     }
     try (Connection c = connect(approx, adaptive("geometric", "1", "1", "2"), 3L);
         Statement st = c.createStatement()) {
-      rows(st.executeQuery(
+      TestDatabase.rows(st.executeQuery(
           "SELECT * FROM TABLE(DPSQL.ADAPTIVE_TABLE('DHC', 'delta=1e-6'))"));
       PrivacyCost cost = TestDatabase.session(c).accountant().spent();
       AdaptiveTabulationSpec spec = table(c).spec();
@@ -336,7 +323,7 @@ class AdaptiveTableQueriesTest {
   void explainShowsTheCostAndTheLevelsWithoutSpending() throws Exception {
     try (Connection c = connect(PURE, adaptive("geometric", "1", "1", "2"), 3L);
         Statement st = c.createStatement()) {
-      List<Object[]> r = rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN('SELECT * FROM "
+      List<Object[]> r = TestDatabase.rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN('SELECT * FROM "
           + "TABLE(DPSQL.ADAPTIVE_TABLE(''DHC''))'))"));
       assertEquals(4, r.size());
       assertEquals("safetab", r.get(0)[0]);
@@ -380,7 +367,7 @@ class AdaptiveTableQueriesTest {
       }
       assertTrue(TestDatabase.session(c).accountant().ledger().isEmpty());
       // and the statement can then be released (the failure was not cached)
-      assertTrue(rows(st.executeQuery(SQL)).size() > 0);
+      assertTrue(TestDatabase.rows(st.executeQuery(SQL)).size() > 0);
       assertEquals(1, TestDatabase.session(c).accountant().ledger().size());
     }
     // the discrete Gaussian has no pure guarantee

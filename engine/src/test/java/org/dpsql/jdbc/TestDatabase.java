@@ -35,6 +35,20 @@ final class TestDatabase implements AutoCloseable {
     return ((DpsqlJdbcFactory.DpsqlConnection) c).dpsqlMeta().session();
   }
 
+  /** Every row of a result set, as objects (for checks in tests). */
+  static java.util.List<Object[]> rows(java.sql.ResultSet rs) throws SQLException {
+    java.util.List<Object[]> out = new java.util.ArrayList<>();
+    int n = rs.getMetaData().getColumnCount();
+    while (rs.next()) {
+      Object[] r = new Object[n];
+      for (int i = 0; i < n; i++) {
+        r[i] = rs.getObject(i + 1);
+      }
+      out.add(r);
+    }
+    return out;
+  }
+
   /** A scalar from the backend directly (the truth). */
   long exact(String sql) throws SQLException {
     try (Statement st = direct.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {

@@ -35,25 +35,12 @@ class WorkloadQueriesTest {
     db.close();
   }
 
-  private static List<Object[]> rows(ResultSet rs) throws SQLException {
-    List<Object[]> out = new ArrayList<>();
-    int n = rs.getMetaData().getColumnCount();
-    while (rs.next()) {
-      Object[] r = new Object[n];
-      for (int i = 0; i < n; i++) {
-        r[i] = rs.getObject(i + 1);
-      }
-      out.add(r);
-    }
-    return out;
-  }
-
   @Test
   void unionAllIsOneChargeWithConsistentAnswers() throws Exception {
     try (Connection c = db.connect(1L); Statement st = c.createStatement()) {
       String sql = "SELECT COUNT(*) FROM TRIPS WHERE AGE < 38 UNION ALL "
           + "SELECT COUNT(*) FROM TRIPS WHERE AGE >= 38 UNION ALL SELECT COUNT(*) FROM TRIPS";
-      List<Object[]> r = rows(st.executeQuery(sql));
+      List<Object[]> r = TestDatabase.rows(st.executeQuery(sql));
       assertEquals(3, r.size());
       double a = (Double) r.get(0)[0];
       double b = (Double) r.get(1)[0];
@@ -71,7 +58,7 @@ class WorkloadQueriesTest {
   @Test
   void rollupReleasesEveryGroupingSetWithNullKeys() throws Exception {
     try (Connection c = db.connect(2L); Statement st = c.createStatement()) {
-      List<Object[]> r = rows(st.executeQuery(
+      List<Object[]> r = TestDatabase.rows(st.executeQuery(
           "SELECT REGION, PAYMENT, COUNT(*) AS N FROM TRIPS GROUP BY ROLLUP(REGION, PAYMENT)"));
       assertEquals(4 * 3 + 4 + 1, r.size());
       assertNull(r.get(r.size() - 1)[0]);
@@ -87,7 +74,7 @@ class WorkloadQueriesTest {
   @Test
   void allRangesFamilyThenRangeQueriesAreFree() throws Exception {
     try (Connection c = db.connect(3L); Statement st = c.createStatement()) {
-      List<Object[]> r = rows(st.executeQuery(
+      List<Object[]> r = TestDatabase.rows(st.executeQuery(
           "SELECT * FROM TABLE(DPSQL.WORKLOAD('TRIPS', 'ALL_RANGES(AGE)', 'rho=0.5'))"));
       assertEquals(6 * 7 / 2, r.size());
       assertEquals("AGE BETWEEN 18 AND 27", r.get(0)[0]);
@@ -116,7 +103,7 @@ class WorkloadQueriesTest {
   @Test
   void joinsWithAPublicTableAreOneChargeAndTheirDrillDownsAreFree() throws Exception {
     try (Connection c = db.connect(9L); Statement st = c.createStatement()) {
-      List<Object[]> r = rows(st.executeQuery("SELECT Z.NAME, COUNT(*) AS N FROM TRIPS T "
+      List<Object[]> r = TestDatabase.rows(st.executeQuery("SELECT Z.NAME, COUNT(*) AS N FROM TRIPS T "
           + "JOIN ZONES Z ON T.REGION = Z.REGION GROUP BY Z.NAME ORDER BY Z.NAME"));
       assertEquals(List.of("East", "North", "South", "West"),
           r.stream().map(x -> x[0]).toList(), "every public name, in order");
@@ -131,13 +118,13 @@ class WorkloadQueriesTest {
       BigDecimal spent = accountant.spent().rho();
       assertEquals(0, BigDecimal.ONE.compareTo(spent));
       // the same cells by the private column: answered from the released synopsis, free
-      List<Object[]> again = rows(st.executeQuery(
+      List<Object[]> again = TestDatabase.rows(st.executeQuery(
           "SELECT COUNT(*) FROM TRIPS WHERE REGION IN ('N', 'S')"));
       // a single COUNT is released as an integer: the rounded sum of the two released cells
       assertEquals((Double) r.get(1)[1] + (Double) r.get(2)[1],
           ((Number) again.get(0)[0]).doubleValue(), 0.5 + 1e-9);
       assertEquals(0, spent.compareTo(accountant.spent().rho()), "covered query was free");
-      List<Object[]> plan = rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN('SELECT "
+      List<Object[]> plan = TestDatabase.rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN('SELECT "
           + "Z.NAME, COUNT(*) FROM TRIPS T JOIN ZONES Z ON T.REGION = Z.REGION GROUP BY Z.NAME'))"));
       assertEquals(1, plan.stream().filter(x -> (Boolean) x[1]).count(), "one chosen candidate");
       assertEquals(0, spent.compareTo(accountant.spent().rho()), "explain spends nothing");
@@ -150,7 +137,7 @@ class WorkloadQueriesTest {
   @Test
   void explainListsCandidatesWithTheChosenOneAndTheBound() throws Exception {
     try (Connection c = db.connect(4L); Statement st = c.createStatement()) {
-      List<Object[]> r = rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN("
+      List<Object[]> r = TestDatabase.rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN("
           + "'SELECT * FROM TABLE(DPSQL.WORKLOAD(''TRIPS'', ''ALL_RANGES(AGE)'', ''rho=0.5''))'))"));
       long chosen = r.stream().filter(x -> (Boolean) x[1]).count();
       assertEquals(1, chosen);
@@ -187,7 +174,7 @@ class WorkloadQueriesTest {
       try (Connection c = java.sql.DriverManager.getConnection(
               "jdbc:dpsql:" + url.substring("jdbc:".length()), p);
           Statement s = c.createStatement()) {
-        List<Object[]> ranges = rows(s.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN("
+        List<Object[]> ranges = TestDatabase.rows(s.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN("
             + "'SELECT * FROM TABLE(DPSQL.WORKLOAD(''T'', ''ALL_RANGES(V)'', ''''))'))"));
         Object[] chosen = ranges.stream().filter(x -> (Boolean) x[1]).findFirst().orElseThrow();
         double eigen = ranges.stream().filter(x -> x[0].equals("eigen"))
@@ -196,7 +183,7 @@ class WorkloadQueriesTest {
             .mapToDouble(x -> (Double) x[5]).findFirst().orElseThrow();
         assertTrue((Double) chosen[5] <= 1.01 * eigen, "auto " + chosen[0] + " vs eigen");
         assertTrue(eigen >= bound && eigen <= 1.03 * bound, "eigen " + eigen + ", bound " + bound);
-        List<Object[]> marginal = rows(s.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN("
+        List<Object[]> marginal = TestDatabase.rows(s.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN("
             + "'SELECT G, COUNT(*) FROM T GROUP BY GROUPING SETS ((G))'))"));
         Object[] m = marginal.stream().filter(x -> (Boolean) x[1]).findFirst().orElseThrow();
         assertEquals("identity", m[0]);
@@ -209,12 +196,12 @@ class WorkloadQueriesTest {
   void pureAccountingUsesLaplaceNoiseAndOffersHdmm() throws Exception {
     try (TestDatabase pure = TestDatabase.create(2000, TestDatabase.PURE, null);
         Connection c = pure.connect(6L); Statement st = c.createStatement()) {
-      List<Object[]> explain = rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN("
+      List<Object[]> explain = TestDatabase.rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.EXPLAIN("
           + "'SELECT * FROM TABLE(DPSQL.WORKLOAD(''TRIPS'', ''ALL_RANGES(AGE)'', ''epsilon=0.5''))'))"));
       assertTrue(explain.stream().anyMatch(x -> x[0].equals("hdmm")), "hdmm is a candidate");
       assertTrue(explain.stream().noneMatch(x -> x[0].equals("lower_bound")),
           "the svdb bound is for L2 noise only");
-      List<Object[]> r = rows(st.executeQuery(
+      List<Object[]> r = TestDatabase.rows(st.executeQuery(
           "SELECT * FROM TABLE(DPSQL.WORKLOAD('TRIPS', 'ALL_RANGES(AGE)', 'epsilon=0.5'))"));
       assertEquals(21, r.size());
       var accountant = TestDatabase.session(c).accountant();
