@@ -111,7 +111,6 @@ public final class AdaptiveMeasurement {
     AdaptiveAggregateSql sql = AdaptiveAggregateSql.of(table, levelIndices, dialect);
     int n = levelIndices.size();
     PopulationLevel first = table.spec().levels().get(levelIndices.get(0));
-    Map<String, Integer> its = index(first.iterations());
     Map<String, Integer> sexes = index(table.spec().sexes());
     List<AdaptiveTablePolicy.Column> geoColumns = sql.geographyColumns();
     int[] geoColumnOf = new int[n]; // index in the statement's G columns, or -1
@@ -144,10 +143,10 @@ public final class AdaptiveMeasurement {
             for (int c = 0; c < geoValues.length; c++) {
               geoValues[c] = key(rs, g0 + c, geoColumns.get(c));
             }
-            Integer i = its.get(key(rs, iCol, table.iteration()));
+            int i = rs.getInt(iCol); // the declared position
             Integer s = sexes.get(key(rs, sCol, table.sex()));
             int a = rs.getInt(aCol);
-            if (i == null || s == null || a < 0 || a >= ages) {
+            if (i < 0 || i >= iterations || s == null || a < 0 || a >= ages) {
               continue; // cannot happen: the statement keeps the declared domains only
             }
             long count = rs.getLong(nCol);
