@@ -10,6 +10,7 @@ import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.UnregisteredDriver;
 import org.dpsql.session.AccountantSource;
+import org.dpsql.session.ReleaseSource;
 import org.dpsql.session.DpsqlSession;
 
 /**
@@ -33,19 +34,25 @@ public class DpsqlDriver extends UnregisteredDriver {
   }
 
   private final AccountantSource accountants;
+  private final ReleaseSource releases;
 
-  /** The driver registered with {@link java.sql.DriverManager}: a fresh budget per connection. */
+  /**
+   * The driver registered with {@link java.sql.DriverManager}: a fresh budget and fresh releases
+   * per connection.
+   */
   public DpsqlDriver() {
-    this(AccountantSource.PER_CONNECTION);
+    this(AccountantSource.PER_CONNECTION, ReleaseSource.PER_CONNECTION);
   }
 
   /**
    * An unregistered driver whose connections take their accountant from {@code accountants} (a
-   * server's per-analyst budgets); call {@link #connect} on it directly.
+   * server's per-analyst budgets) and what they were already released from {@code releases} (the
+   * same budget holder's); call {@link #connect} on it directly.
    */
-  public DpsqlDriver(AccountantSource accountants) {
+  public DpsqlDriver(AccountantSource accountants, ReleaseSource releases) {
     super();
     this.accountants = java.util.Objects.requireNonNull(accountants, "accountants");
+    this.releases = java.util.Objects.requireNonNull(releases, "releases");
   }
 
   @Override
@@ -73,7 +80,7 @@ public class DpsqlDriver extends UnregisteredDriver {
     if (info != null) {
       props.putAll(info);
     }
-    DpsqlSession session = DpsqlSession.open(backendUrl, props, accountants);
+    DpsqlSession session = DpsqlSession.open(backendUrl, props, accountants, releases);
     OPENING.set(session);
     try {
       // Avatica would parse the URL suffix as key=value pairs; the suffix is the backend's URL.

@@ -19,12 +19,13 @@ import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.errors.SqlStates;
 
 /**
- * A durable record of what every analyst has spent: two tables in a JDBC database (an embedded H2
- * file by default, or any database the owner names by URL).
+ * A durable record of what every analyst has spent and been released: three tables in a JDBC
+ * database (an embedded H2 file by default, or any database the owner names by URL).
  *
  * <p>{@code DPSQL_BALANCE} holds one row per analyst (accounting, exact spent ε, δ and ρ as decimal
  * text, and the sequence number of the analyst's last ledger entry); {@code DPSQL_LEDGER} holds one
- * row per charge or free answer. A charge updates the balance row with a compare-and-set on the
+ * row per charge or free answer; {@code DPSQL_RELEASE} holds what each analyst was released
+ * ({@link AnalystReleases}). A charge updates the balance row with a compare-and-set on the
  * last sequence number and inserts its ledger row in the same transaction.
  *
  * <p>On H2 the store sets {@code WRITE_DELAY 0}, so every commit is in the file before it returns
@@ -60,6 +61,16 @@ public final class LedgerStore implements AutoCloseable {
       + "SOURCE VARCHAR(20) NOT NULL, "
       + "EXPECTED_RMSE DOUBLE PRECISION, "
       + "PRIMARY KEY (ANALYST, SEQUENCE_NO))";
+  /** {@code %s}: the binary type of the database (BYTEA, LONGBLOB or BLOB). */
+  private static final String CREATE_RELEASE = "CREATE TABLE IF NOT EXISTS DPSQL_RELEASE ("
+      + "ANALYST VARCHAR(200) NOT NULL, "
+      + "RELEASE_NO BIGINT NOT NULL, "
+      + "POLICY_FINGERPRINT VARCHAR(64) NOT NULL, "
+      + "KIND VARCHAR(20) NOT NULL, "
+      + "RELEASE_KEY VARCHAR(4000) NOT NULL, "
+      + "RELEASED_AT VARCHAR(40) NOT NULL, "
+      + "PAYLOAD %s NOT NULL, "
+      + "PRIMARY KEY (ANALYST, RELEASE_NO))";
 
   /** Longest analyst name the store accepts. */
   public static final int MAX_ANALYST_LENGTH = 200;
@@ -69,6 +80,7 @@ public final class LedgerStore implements AutoCloseable {
   private final Clock clock;
   private final Connection anchor;
   private final ConcurrentHashMap<String, AnalystAccount> accounts = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, AnalystReleases> releases = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   private LedgerStore(String url, Properties connectionProperties, Clock clock, Connection anchor) {
@@ -109,6 +121,9 @@ public final class LedgerStore implements AutoCloseable {
       }
       s.execute(CREATE_BALANCE);
       s.execute(CREATE_LEDGER);
+      String product = anchor.getMetaData().getDatabaseProductName();
+      s.execute(String.format(CREATE_RELEASE, product.equals("PostgreSQL") ? "BYTEA"
+          : product.equals("MySQL") || product.equals("MariaDB") ? "LONGBLOB" : "BLOB"));
     } catch (SQLException | RuntimeException e) {
       anchor.close();
       throw e;
@@ -169,6 +184,22 @@ public final class LedgerStore implements AutoCloseable {
           + "; restart the server to change it");
     }
     return existing;
+  }
+
+  /**
+   * What {@code analyst} has been released (answers and synopses), kept in this store: the same
+   * instance for every call with the same name.
+   *
+   * @throws IllegalArgumentException if the name is malformed
+   */
+  public AnalystReleases releases(String analyst) {
+    Objects.requireNonNull(analyst, "analyst");
+    if (analyst.isEmpty() || analyst.length() > MAX_ANALYST_LENGTH) {
+      throw new IllegalArgumentException("an analyst name has 1 to " + MAX_ANALYST_LENGTH
+          + " characters, got " + analyst.length());
+    }
+    checkOpen();
+    return releases.computeIfAbsent(analyst, a -> new AnalystReleases(this, a, clock));
   }
 
   /** Creates the analyst's balance row if absent; checks its accounting if present. */
@@ -307,6 +338,9 @@ public final class LedgerStore implements AutoCloseable {
     closed = true;
     for (AnalystAccount a : accounts.values()) {
       a.close();
+    }
+    for (AnalystReleases r : releases.values()) {
+      r.close();
     }
     synchronized (anchor) {
       anchor.close();

@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlDialectFactoryImpl;
@@ -78,14 +77,11 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private final SpatialExecutor spatial;
   private final AdaptiveExecutor adaptive;
   private final SystemCatalog systemCatalog = new SystemCatalog();
-  private final ConcurrentHashMap<ReleaseKey, CompletableFuture<ResultTable>> released =
-      new ConcurrentHashMap<>();
-
-  private record ReleaseKey(String normalizedSql, List<Object> parameters) {}
+  private final Releases releases;
 
   private DpsqlSession(Connection backend, Policy policy, BackendCatalog catalog,
       QueryAnalyzer analyzer, Accountant accountant, BigDecimal reportingDelta, RandomBits random,
-      SqlDialect dialect) {
+      SqlDialect dialect, Releases releases) {
     this.backend = backend;
     this.policy = policy;
     this.catalog = catalog;
@@ -94,8 +90,11 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     this.reportingDelta = reportingDelta;
     this.random = random;
     this.measurer = new ExactMeasurer(backend, dialect);
-    this.workloads = new WorkloadExecutor(policy, accountant, reportingDelta, random, measurer);
-    this.spatial = new SpatialExecutor(policy, accountant, reportingDelta, random, measurer);
+    this.releases = releases;
+    this.workloads = new WorkloadExecutor(policy, accountant, reportingDelta, random, measurer,
+        releases);
+    this.spatial = new SpatialExecutor(policy, accountant, reportingDelta, random, measurer,
+        releases);
     this.adaptive = new AdaptiveExecutor(policy, accountant, random, backend, dialect);
   }
 
@@ -105,15 +104,17 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
    * backend.
    */
   public static DpsqlSession open(String backendUrl, Properties info) throws SQLException {
-    return open(backendUrl, info, AccountantSource.PER_CONNECTION);
+    return open(backendUrl, info, AccountantSource.PER_CONNECTION, ReleaseSource.PER_CONNECTION);
   }
 
   /**
-   * As {@link #open(String, Properties)}, with the accountant taken from {@code accountants} (a
-   * server's per-analyst budgets, for instance) instead of a fresh per-connection one.
+   * As {@link #open(String, Properties)}, with the accountant taken from {@code accountants} and
+   * the already released answers and synopses from {@code releases} (a server's per-analyst
+   * budgets and releases, for instance) instead of fresh per-connection ones. The two must belong
+   * to the same budget holder.
    */
-  public static DpsqlSession open(String backendUrl, Properties info, AccountantSource accountants)
-      throws SQLException {
+  public static DpsqlSession open(String backendUrl, Properties info, AccountantSource accountants,
+      ReleaseSource releases) throws SQLException {
     String policySource = info.getProperty(POLICY);
     if (policySource == null || policySource.isBlank()) {
       throw SqlStates.policyError("no policy: set the connection property 'policy' to the data "
@@ -151,7 +152,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       BigDecimal reportingDelta = accounting == Accounting.ZCDP ? total.delta() : null;
       Accountant accountant = accountants.open(policy, info, accounting, budget, reportingDelta);
       DpsqlSession session = new DpsqlSession(limited, policy, catalog, analyzer, accountant,
-          reportingDelta, random, dialect);
+          reportingDelta, random, dialect, releases.open(policy, info));
       session.workloads.publish(
           PublishedSynopses.load(policy, analyzer, session.measurer, reportingDelta));
       return session;
@@ -359,9 +360,10 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
 
   private ResultTable releaseOnce(String normalizedSql, PreparedQuery q, List<Object> parameters)
       throws SQLException {
-    ReleaseKey key = new ReleaseKey(normalizedSql, Arrays.asList(parameters.toArray()));
+    Releases.AnswerKey key =
+        new Releases.AnswerKey(normalizedSql, Arrays.asList(parameters.toArray()));
     CompletableFuture<ResultTable> mine = new CompletableFuture<>();
-    CompletableFuture<ResultTable> existing = released.putIfAbsent(key, mine);
+    CompletableFuture<ResultTable> existing = releases.claim(key, mine);
     if (existing != null) {
       try {
         return existing.get(); // post-processing of an answer already paid for
@@ -375,10 +377,10 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     try {
       ResultTable t = release(q, parameters);
-      mine.complete(t);
+      releases.answered(key, mine, t);
       return t;
     } catch (SQLException | RuntimeException e) {
-      released.remove(key, mine);
+      releases.forget(key, mine);
       mine.completeExceptionally(e);
       throw e;
     }

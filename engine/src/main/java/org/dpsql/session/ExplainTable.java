@@ -168,7 +168,7 @@ final class ExplainTable {
     SpatialExecutor.Released done = session.spatial().released(r);
     if (done != null) {
       rows.add(new Object[] {"answered free from the released HTF synopsis: height "
-          + done.release().budget().treeHeight() + ", " + done.synopsis().nodeCount() + " nodes, "
+          + done.treeHeight() + ", " + done.synopsis().nodeCount() + " nodes, "
           + done.synopsis().leafCount() + " leaves, released at epsilon "
           + done.epsilon().doubleValue() + " per point"});
     } else {

@@ -7,7 +7,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.math.BigInteger;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,21 +25,12 @@ import org.dpsql.accounting.Accounting;
 import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.backend.ExactMeasurer;
 import org.dpsql.errors.SqlStates;
-import org.dpsql.matrix.mechanism.Estimate;
-import org.dpsql.matrix.mechanism.LatticeMatrix;
-import org.dpsql.matrix.mechanism.LatticeStrategy;
-import org.dpsql.matrix.mechanism.LeastSquares;
-import org.dpsql.matrix.mechanism.NoiseCalibration;
-import org.dpsql.mechanism.Rational;
 import org.dpsql.mechanism.SecureRandomBits;
 import org.dpsql.policy.BudgetAmount;
-import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
 import org.dpsql.policy.SynopsisSpec;
 import org.dpsql.policy.TablePolicy;
-import org.dpsql.rewrite.CellDomain;
-import org.dpsql.rewrite.Measurement;
 import org.dpsql.sql.AnalyzedStatement;
 import org.dpsql.sql.QueryAnalyzer;
 
@@ -61,8 +51,6 @@ import org.dpsql.sql.QueryAnalyzer;
 final class PublishedSynopses {
   private static final long MAGIC = 0x4450_5351_4c53_594eL; // "DPSQLSYN"
   private static final int VERSION = 1;
-  private static final int MAX_DIMENSION = 1 << 24;
-  private static final int MAX_NON_ZEROS = 1 << 28;
 
   /** Released synopses by store file, shared by every connection of this process. */
   private static final Map<Path, Loaded> LOADED = new ConcurrentHashMap<>();
@@ -170,7 +158,7 @@ final class PublishedSynopses {
     // the owner's own budget for this release, spent here once
     Accountant owner = Accountant.create(accounting, budget, reportingDelta);
     WorkloadExecutor executor = new WorkloadExecutor(policy, owner, reportingDelta,
-        new SecureRandomBits(), measurer);
+        new SecureRandomBits(), measurer, Releases.inMemory(policy));
     executor.release(w.query(), "published synopsis " + spec.name());
     List<Synopsis> released = executor.synopses();
     if (released.size() != 1 || released.get(0).estimate() == null) {
@@ -197,42 +185,7 @@ final class PublishedSynopses {
       out.writeLong(MAGIC);
       out.writeInt(VERSION);
       out.writeUTF(fingerprint);
-      out.writeUTF(s.table().name());
-      out.writeInt(s.cells().columns().size());
-      for (ColumnPolicy c : s.cells().columns()) {
-        out.writeUTF(c.name());
-      }
-      out.writeUTF(s.mechanism());
-      Estimate e = s.estimate();
-      NoiseCalibration n = e.noise();
-      out.writeUTF(n.kind().name());
-      writeRational(out, n.latticeParameter());
-      out.writeInt(n.bits());
-      writeRational(out, n.budget());
-      out.writeUTF(n.guarantee());
-      LatticeStrategy strategy = e.inference().strategy();
-      out.writeUTF(strategy.name());
-      out.writeInt(strategy.factors().size());
-      for (LatticeMatrix m : strategy.factors()) {
-        out.writeInt(m.rows());
-        out.writeInt(m.cols());
-        out.writeInt(m.bits());
-        int[] starts = m.rowStarts();
-        int[] cols = m.columnIndices();
-        long[] vals = m.numerators();
-        for (int v : starts) {
-          out.writeInt(v);
-        }
-        for (int k = 0; k < cols.length; k++) {
-          out.writeInt(cols[k]);
-          out.writeLong(vals[k]);
-        }
-      }
-      double[] x = e.cells();
-      out.writeInt(x.length);
-      for (double v : x) {
-        out.writeDouble(v);
-      }
+      ReleaseCodec.writeEstimateSynopsis(out, s);
       out.flush();
       long sum = crc.getValue();
       out.writeLong(sum);
@@ -269,88 +222,22 @@ final class PublishedSynopses {
       if (!in.readUTF().equals(fingerprint)) {
         return null; // the owner changed the specification or the domains: release anew
       }
-      String tableName = in.readUTF();
-      if (!tableName.equals(table.name())) {
+      // null: released for another table (the owner changed the specification)
+      Synopsis s = ReleaseCodec.readEstimateSynopsis(in,
+          name -> name.equals(table.name()) ? table : null);
+      if (s == null) {
         return null;
-      }
-      int ncols = in.readInt();
-      List<ColumnPolicy> columns = new ArrayList<>();
-      for (int i = 0; i < ncols; i++) {
-        String name = in.readUTF();
-        columns.add(table.column(name).orElseThrow(() -> new IOException("unknown column "
-            + name)));
-      }
-      String mechanism = in.readUTF();
-      NoiseCalibration.Kind kind = NoiseCalibration.Kind.valueOf(in.readUTF());
-      Rational lattice = readRational(in);
-      int noiseBits = in.readInt();
-      Rational budget = readRational(in);
-      String guarantee = in.readUTF();
-      String strategyName = in.readUTF();
-      int nfactors = in.readInt();
-      List<LatticeMatrix> factors = new ArrayList<>();
-      for (int f = 0; f < nfactors; f++) {
-        int rows = in.readInt();
-        int cols = in.readInt();
-        int bits = in.readInt();
-        if (rows <= 0 || cols <= 0 || rows > MAX_DIMENSION || cols > MAX_DIMENSION) {
-          throw new IOException("implausible strategy size " + rows + " x " + cols);
-        }
-        int[] starts = new int[rows + 1];
-        for (int i = 0; i <= rows; i++) {
-          starts[i] = in.readInt();
-        }
-        int nnz = starts[rows];
-        if (nnz < 0 || nnz > MAX_NON_ZEROS) {
-          throw new IOException("implausible strategy size");
-        }
-        int[] idx = new int[nnz];
-        long[] val = new long[nnz];
-        for (int k = 0; k < nnz; k++) {
-          idx[k] = in.readInt();
-          val[k] = in.readLong();
-        }
-        factors.add(LatticeMatrix.ofCompressedRows(rows, cols, bits, starts, idx, val));
-      }
-      int n = in.readInt();
-      if (n <= 0 || n > CellDomain.MAX_CELLS) {
-        throw new IOException("implausible number of cells " + n);
-      }
-      double[] x = new double[n];
-      for (int i = 0; i < n; i++) {
-        x[i] = in.readDouble();
       }
       long expected = crc.getValue();
       if (in.readLong() != expected) {
         throw new IOException("checksum mismatch");
       }
-      CellDomain cells = new CellDomain(columns);
-      LatticeStrategy strategy = LatticeStrategy.of(strategyName, factors);
-      NoiseCalibration noise = new NoiseCalibration(kind, lattice, noiseBits, budget, guarantee);
-      Estimate e = Estimate.restore(LeastSquares.of(strategy), x, noise);
-      return new Synopsis(table, cells, Measurement.countStar(), e, mechanism);
+      return s;
     } catch (IOException | RuntimeException e) {
       throw problem(policy, spec, "its stored release " + file + " is unreadable (" + e.getMessage()
           + "); restore the file from a backup, or delete it to release the synopsis again (this "
           + "spends its budget again)");
     }
-  }
-
-  private static void writeRational(DataOutputStream out, Rational r) throws IOException {
-    byte[] num = r.num().toByteArray();
-    byte[] den = r.den().toByteArray();
-    out.writeInt(num.length);
-    out.write(num);
-    out.writeInt(den.length);
-    out.write(den);
-  }
-
-  private static Rational readRational(DataInputStream in) throws IOException {
-    byte[] num = new byte[in.readInt()];
-    in.readFully(num);
-    byte[] den = new byte[in.readInt()];
-    in.readFully(den);
-    return Rational.of(new BigInteger(num), new BigInteger(den));
   }
 
   private static SQLException problem(Policy policy, SynopsisSpec spec, String message) {

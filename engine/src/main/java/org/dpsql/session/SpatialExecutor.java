@@ -3,7 +3,6 @@ package org.dpsql.session;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import org.dpsql.accounting.Accountant;
 import org.dpsql.accounting.BudgetExceededException;
 import org.dpsql.backend.ExactMeasurer;
@@ -42,13 +41,14 @@ final class SpatialExecutor {
   private final BigDecimal reportingDelta;
   private final RandomBits random;
   private final ExactMeasurer measurer;
-  private final ConcurrentHashMap<String, Released> synopses = new ConcurrentHashMap<>();
+  private final Releases releases;
 
-  /** A released synopsis with what it cost and its shape, for EXPLAIN. */
-  record Released(SpatialSynopsis synopsis, HtfRelease release, Rational epsilon) {}
+  /** A released synopsis with its tree height and the budget per point it was released at. */
+  record Released(SpatialSynopsis synopsis, int treeHeight, Rational epsilon) {}
 
   SpatialExecutor(Policy policy, Accountant accountant, BigDecimal reportingDelta,
-      RandomBits random, ExactMeasurer measurer) {
+      RandomBits random, ExactMeasurer measurer, Releases releases) {
+    this.releases = releases;
     this.policy = policy;
     this.accountant = accountant;
     this.reportingDelta = reportingDelta;
@@ -58,7 +58,7 @@ final class SpatialExecutor {
 
   /** The synopsis already released for a spatial index of a table, or null. */
   Released released(SpatialRange r) {
-    return synopses.get(key(r));
+    return releases.spatial(key(r));
   }
 
   /** Checks the statement's privacy parameters and the HTF budget (XDP05 when unusable). */
@@ -86,15 +86,15 @@ final class SpatialExecutor {
   double[] answer(SpatialRange r, AggregateQuery q, CellDomain groups, String statement,
       List<Object> parameters) throws SQLException {
     double[] rect = r.rectangle(parameters);
-    Released done = synopses.get(key(r));
+    Released done = releases.spatial(key(r));
     if (done != null) {
       accountant.recordFree(statement, "synopsis:htf", null);
     } else {
-      synchronized (this) {
-        done = synopses.get(key(r));
+      synchronized (releases.spatialLock()) {
+        done = releases.spatial(key(r));
         if (done == null) {
           done = release(r, q.hint(), statement);
-          synopses.put(key(r), done);
+          releases.addSpatial(key(r), done);
         } else {
           accountant.recordFree(statement, "synopsis:htf", null);
         }
@@ -140,7 +140,7 @@ final class SpatialExecutor {
         exact[0]);
     accountant.charge(b.charge(), statement, "htf", null);
     HtfRelease release = new HtfMechanism(params).release(f, random);
-    return new Released(release.synopsis(), release, params.epsilonTotal());
+    return new Released(release.synopsis(), release.budget().treeHeight(), params.epsilonTotal());
   }
 
   private static String key(SpatialRange r) {

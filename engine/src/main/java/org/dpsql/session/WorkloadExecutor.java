@@ -4,7 +4,6 @@ import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.dpsql.accounting.Accountant;
 import org.dpsql.accounting.BudgetExceededException;
 import org.dpsql.backend.ExactMeasurer;
@@ -61,13 +60,14 @@ final class WorkloadExecutor {
   /** The most query-by-cell entries for which confidence intervals are computed. */
   static final double MAX_CI_ENTRIES = 5e7;
 
-  /** Newest first. */
-  private final List<Synopsis> synopses = new CopyOnWriteArrayList<>();
+  /** The budget holder's released answers and synopses. */
+  private final Releases releases;
   /** The data owner's published synopses, consulted after the connection's own. */
   private volatile List<Synopsis> published = List.of();
 
   WorkloadExecutor(Policy policy, Accountant accountant, BigDecimal reportingDelta,
-      RandomBits random, ExactMeasurer measurer) {
+      RandomBits random, ExactMeasurer measurer, Releases releases) {
+    this.releases = releases;
     this.policy = policy;
     this.accountant = accountant;
     this.reportingDelta = reportingDelta;
@@ -80,9 +80,9 @@ final class WorkloadExecutor {
     this.published = List.copyOf(ownerSynopses);
   }
 
-  /** The released synopses of the connection, newest first. */
+  /** The released synopses of the budget holder, newest first. */
   List<Synopsis> synopses() {
-    return List.copyOf(synopses);
+    return releases.synopses();
   }
 
   /** Answers a UNION ALL / grouping-sets workload. */
@@ -147,7 +147,7 @@ final class WorkloadExecutor {
    * vectors are not covered (or its filter cannot be evaluated on cells).
    */
   ResultTable fromSynopses(AggregateQuery q, String statement, List<Object> parameters) {
-    if (synopses.isEmpty() && published.isEmpty()) {
+    if (releases.noSynopses() && published.isEmpty()) {
       return null;
     }
     WorkloadQuery wq = new WorkloadQuery(WorkloadQuery.Shape.UNION_ALL, q.table(), List.of(q),
@@ -321,8 +321,8 @@ final class WorkloadExecutor {
     for (int leaf = 0; leaf < proj.length; leaf++) {
       xhat[proj[leaf]] += release.tree().count(tree.depth(), leaf);
     }
-    synopses.add(0, new Synopsis(query.table(), plan.cells(), Measurement.countStar(), null, xhat,
-        "inftda"));
+    releases.addSynopsis(new Synopsis(query.table(), plan.cells(), Measurement.countStar(), null,
+        xhat, "inftda"));
     double[][] answers = {ws.get(0).answer(xhat)};
     return WorkloadAnswer.build(plan, answers, null);
   }
@@ -384,7 +384,8 @@ final class WorkloadExecutor {
       int i = todo.get(j);
       WorkloadCalibration.VectorPlan vp = cal.perMeasurement().get(j);
       Estimate e = prepared.get(j).run(exact[j], vp.noise(), random);
-      synopses.add(0, new Synopsis(table, cells, ms.get(i), e, vp.chosen().mechanism().sqlName()));
+      releases.addSynopsis(new Synopsis(table, cells, ms.get(i), e,
+          vp.chosen().mechanism().sqlName()));
       Workload w = ws.get(i);
       out.values[i] = w.answer(e.cells());
       if (ci) {
@@ -410,7 +411,7 @@ final class WorkloadExecutor {
 
   private boolean answerFromSynopsis(TablePolicy table, CellDomain cells, Measurement m,
       Workload w, boolean ci, Answers out, int i, List<String> mechanisms) {
-    List<Synopsis> all = new ArrayList<>(synopses);
+    List<Synopsis> all = new ArrayList<>(releases.synopses());
     all.addAll(published);
     for (Synopsis s : all) {
       if (!s.covers(table, cells.columns(), m)) {

@@ -34,6 +34,50 @@ public final class SpatialSynopsis {
     this.leaves = l;
   }
 
+  /**
+   * A synopsis restored from storage (what {@link #bounds()}, {@link #firstChildren()}, {@link
+   * #childCounts()} and {@link #estimates()} returned).
+   *
+   * @throws IllegalArgumentException if the arrays do not describe a tree of non-empty rectangles
+   *     whose children follow their parent
+   */
+  public static SpatialSynopsis restore(int[] bounds, int[] first, int[] count,
+      double[] estimate) {
+    int n = count.length;
+    if (n == 0 || first.length != n || estimate.length != n || bounds.length != 4L * n) {
+      throw new IllegalArgumentException("inconsistent spatial synopsis arrays");
+    }
+    for (int v = 0; v < n; v++) {
+      if (bounds[4 * v] >= bounds[4 * v + 1] || bounds[4 * v + 2] >= bounds[4 * v + 3]) {
+        throw new IllegalArgumentException("empty rectangle at node " + v);
+      }
+      if (count[v] < 0 || (count[v] > 0 && (first[v] <= v || first[v] > n - count[v]))) {
+        throw new IllegalArgumentException("bad children at node " + v);
+      }
+    }
+    return new SpatialSynopsis(bounds.clone(), first.clone(), count.clone(), estimate.clone());
+  }
+
+  /** The node rectangles, 4 per node: rowFrom, rowTo, colFrom, colTo (a copy). */
+  public int[] bounds() {
+    return bounds.clone();
+  }
+
+  /** Per node, the index of its first child (children are consecutive; a copy). */
+  public int[] firstChildren() {
+    return first.clone();
+  }
+
+  /** Per node, its number of children (0 for a leaf; a copy). */
+  public int[] childCounts() {
+    return count.clone();
+  }
+
+  /** Per node, its estimate (a copy). */
+  public double[] estimates() {
+    return estimate.clone();
+  }
+
   /** The whole domain covered. */
   public GridRectangle domain() {
     return new GridRectangle(bounds[0], bounds[1], bounds[2], bounds[3]);

@@ -90,7 +90,7 @@ class WorkloadAccuracyTest {
         for (int rep = 0; rep < reps; rep++) {
           // a fresh executor: no synopsis from the previous release
           WorkloadExecutor ex = new WorkloadExecutor(session.policy(), accountant, null,
-              new SeededRandomBits(1000 + rep), measurer);
+              new SeededRandomBits(1000 + rep), measurer, Releases.inMemory(session.policy()));
           ResultTable t = ex.release(wq, sql.toString(), List.of());
           for (int q = 0; q < ranges.length; q++) {
             Object[] row = t.rows().get(q);

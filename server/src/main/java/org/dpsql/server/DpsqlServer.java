@@ -29,6 +29,7 @@ import org.dpsql.ledger.LedgerStore;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
 import org.dpsql.session.AccountantSource;
+import org.dpsql.session.ReleaseSource;
 import org.dpsql.session.DpsqlSession;
 import org.eclipse.jetty.security.ConstraintMapping;
 import org.eclipse.jetty.security.ConstraintSecurityHandler;
@@ -126,7 +127,7 @@ public final class DpsqlServer implements AutoCloseable {
     }
     // Fail now, not at the first analyst: the policy must fit the backend (and allow the seed).
     try (Connection probe =
-        new DpsqlDriver(AccountantSource.PER_CONNECTION).connect(dpsqlUrl, serverProps)) {
+        new DpsqlDriver().connect(dpsqlUrl, serverProps)) {
       Objects.requireNonNull(probe);
     }
 
@@ -144,7 +145,8 @@ public final class DpsqlServer implements AutoCloseable {
       Map<String, DpsqlDriver> drivers = new HashMap<>();
       for (Analyst a : users.analysts().values()) {
         AnalystAccount account = ledger.account(a.name(), accounting, a.total());
-        drivers.put(a.name(), new DpsqlDriver(budgetOf(a, account)));
+        drivers.put(a.name(), new DpsqlDriver(budgetOf(a, account),
+            ReleaseSource.shared(ledger.releases(a.name()))));
       }
       Map<String, DpsqlDriver> byAnalyst = Map.copyOf(drivers);
       AnalystMeta.AnalystConnections connections = analyst -> {

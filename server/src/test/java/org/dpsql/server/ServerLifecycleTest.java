@@ -56,6 +56,36 @@ class ServerLifecycleTest {
   }
 
   @Test
+  void releasesAreSharedByAnAnalystsConnectionsAndSurviveARestart() throws Exception {
+    Path users = TestServers.users(dir, "hal 1");
+    Path ledger = dir.resolve("releases-ledger");
+    String count = "SELECT /*+ DP(rho='0.15') */ COUNT(*) FROM TRIPS";
+    String ranges = "SELECT * FROM TABLE(DPSQL.WORKLOAD('TRIPS', 'ALL_RANGES(AGE)', 'rho=0.1'))";
+    String covered = "SELECT COUNT(*) FROM TRIPS WHERE AGE BETWEEN 30 AND 39";
+    Object total;
+    Object range;
+    try (DpsqlServer first = DpsqlServer.start(TestServers.options(backend, users, ledger, null));
+        Connection a = connect(first, "hal"); Connection b = connect(first, "hal")) {
+      total = single(a, count);
+      single(a, ranges);
+      range = single(a, covered);
+      // the analyst's other connection gets the same answers without paying again
+      assertEquals(total, single(b, count));
+      assertEquals(range, single(b, covered));
+      assertEquals(0, ((BigDecimal) single(b, "SELECT SPENT FROM DPSQL.BUDGET"))
+          .compareTo(new BigDecimal("0.25")));
+    }
+    try (DpsqlServer second = DpsqlServer.start(TestServers.options(backend, users, ledger, null));
+        Connection c = connect(second, "hal")) {
+      assertEquals(total, single(c, count));
+      assertEquals(range, single(c, covered));
+      assertEquals(0, ((BigDecimal) single(c, "SELECT SPENT FROM DPSQL.BUDGET"))
+          .compareTo(new BigDecimal("0.25")), "nothing is charged again after the restart");
+      assertTrue(second.ledger().audit("hal").consistent());
+    }
+  }
+
+  @Test
   void tlsServesTheThinDriverWithATrustedSelfSignedCertificate() throws Exception {
     Path keystore = dir.resolve("server.p12");
     Path cert = dir.resolve("server.cer");
