@@ -63,4 +63,26 @@ public final class SqlStates {
         + "); its message is withheld because it may quote private values. " + advice
         + "Nothing was charged.", cause.getSQLState() == null ? "HY000" : cause.getSQLState());
   }
+
+  /**
+   * A backend failure on a statement dpsql passed through to a public table (or ran on its system
+   * tables). A standard SQLState (class {@code 0}–{@code 4} or {@code A}–{@code H}: e.g. {@code
+   * 42xxx} syntax, {@code 22xxx} data, {@code 07001} unset parameter, {@code HYT00} timeout) is
+   * kept; a backend's own code (e.g. H2's {@code 90022}, unknown function) becomes {@code 42000},
+   * the backend refused the statement, with the backend's code in the message. The message is the
+   * backend's: it concerns public data only.
+   */
+  public static SQLException publicStatementFailure(SQLException cause) {
+    String state = cause.getSQLState();
+    if (state != null && state.length() == 5 && standardClass(state.charAt(0))) {
+      return cause;
+    }
+    return new SQLException("the backend refused this statement: " + cause.getMessage()
+        + " (backend SQLState " + state + ", code " + cause.getErrorCode() + ")", "42000", cause);
+  }
+
+  /** Whether an SQLState class starting with {@code c} is defined by the SQL standard. */
+  private static boolean standardClass(char c) {
+    return (c >= '0' && c <= '4') || (c >= 'A' && c <= 'H');
+  }
 }

@@ -352,10 +352,18 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     if (st instanceof AnalyzedStatement.SystemQuery) {
       synchronized (systemCatalog) {
-        return runOn(systemCatalog.refreshed(this), q.sql(), parameters);
+        try {
+          return runOn(systemCatalog.refreshed(this), q.sql(), parameters);
+        } catch (SQLException e) {
+          throw StatementTimeout.isTimeout(e) ? e : SqlStates.publicStatementFailure(e);
+        }
       }
     }
-    return runOn(backend, ((AnalyzedStatement.PassThrough) st).backendSql(), parameters);
+    try {
+      return runOn(backend, ((AnalyzedStatement.PassThrough) st).backendSql(), parameters);
+    } catch (SQLException e) {
+      throw StatementTimeout.isTimeout(e) ? e : SqlStates.publicStatementFailure(e);
+    }
   }
 
   private ResultTable releaseOnce(String normalizedSql, PreparedQuery q, List<Object> parameters)
