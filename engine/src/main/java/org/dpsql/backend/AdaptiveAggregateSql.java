@@ -22,42 +22,77 @@ import org.dpsql.policy.AdaptiveTablePolicy;
  *       ({@code 0 ≤ age ≤ max}) lie in the policy's declared domains, and only mapping rows whose
  *       iteration is one of the level's declared iterations, reach the aggregate; everything else
  *       is not counted. NULLs are outside every domain.
- *   <li>One person, one record: duplicate (person, iteration) rows of the mapping table are merged
- *       ({@code GROUP BY person, position}), so a person counts at most once in a cell and the
- *       counts are plain {@code COUNT(*)}; when the backend does not
- *       guarantee one persons row per person, only the person's first in-domain row in the order
- *       of the adaptive columns (geographies, sex, age) is kept, the same row for each of their
- *       iterations ({@code ROW_NUMBER() OVER (PARTITION BY person, position ORDER BY ...) = 1},
- *       before geographies are filtered) — a function of that person's own rows.
- *   <li>Stability: each person keeps the first Δ of their declared iterations <em>in the policy's
- *       declared order</em> ({@code ROW_NUMBER() OVER (PARTITION BY person ORDER BY position) <=
- *       Δ} over the merged pairs) — a deterministic rule that depends only on that person's
- *       own iterations, so the truncated mapping has stability ≤ Δ for every possible person, as
- *       the accounting assumes.
+ *   <li>One person, one record: duplicate (person, iteration) rows of the mapping table count
+ *       once in a cell; when the backend does not guarantee one persons row per person, only the
+ *       person's first in-domain row in the order of the adaptive columns (geographies, sex, age)
+ *       is kept (rows tied in that order are identical in every column counted), before
+ *       geographies are filtered — a function of that person's own rows.
+ *   <li>Stability: each person keeps the first Δ of their distinct declared iterations <em>in the
+ *       policy's declared order</em> (a window ranked by declared position, {@code <= Δ}) — a
+ *       deterministic rule that depends only on that person's own iterations, so the truncated
+ *       mapping has stability ≤ Δ for every possible person, as the accounting assumes.
  * </ul>
  *
- * <p>Shape, chosen for speed on large tables: the mapping table is first truncated on its own,
- * joined with an inline {@code VALUES} table of the declared iterations and their positions
- * (instead of a per-row {@code CASE} over hundreds of iterations); the result is joined with the
- * persons <em>base</em> table on the person column (backends that join by nested loops, like H2,
- * look persons up by that column's index: index it) and grouped by the iteration's position. With
- * 5,000,000 persons and 200 iterations on PostgreSQL 15 (default settings, 2 cores), running it
- * and reading its 5.3 million rows through JDBC took 54 s, where the previous shape (a per-row
- * {@code CASE} position and {@code COUNT(DISTINCT person)}) took 151 s.
+ * <p>Two shapes, chosen by backend for speed on large tables ({@link Shape}); both give exactly
+ * the same counts. Result columns: {@code G0, G1, ...} (the values of {@link #geographyColumns()}),
+ * {@code I} (the iteration: its position in the level's declared list when {@link
+ * #iterationPositions()}, else its value), {@code S} (sex value), {@code A} (finest age category
+ * index), {@code N} (count).
  *
  * <p>Identifiers are quoted by the dialect; the only literals are the policy's declared values
  * (escaped by the dialect, or canonical numbers for numeric columns): nothing written by an analyst
- * enters the statement. Result columns: {@code G0, G1, ...} (the values of {@link
- * #geographyColumns()}), {@code I} (the iteration's position in the level's declared list, from
- * 0), {@code S} (sex value), {@code A} (finest age category index), {@code N} (count).
+ * enters the statement.
  */
 public final class AdaptiveAggregateSql {
+  /** How the statement is built; both shapes count exactly the same. */
+  public enum Shape {
+    /**
+     * The mapping table is truncated on its own first: joined with an inline {@code VALUES} table
+     * of the declared iterations and their positions (instead of a per-row {@code CASE} over
+     * hundreds of iterations), {@code GROUP BY person, position} merging duplicates, {@code
+     * ROW_NUMBER()} ranking; the result is joined with the persons base table and counted with
+     * {@code COUNT(*)}. For backends that hash, sort and join in parallel, such as PostgreSQL:
+     * with 5,000,000 persons and 200 iterations on PostgreSQL 15 (default settings, 2 cores),
+     * running it and reading its 5.3 million rows through JDBC took 54 s, where {@link #FLAT}
+     * took 151 s.
+     */
+    TRUNCATE_FIRST,
+    /**
+     * One flat join of the mapping table with the persons table (no derived table inside the
+     * join: backends that join by nested loops look persons up by the person column's index),
+     * ranking by a {@code CASE} position ({@code DENSE_RANK}, duplicates sharing a rank) and
+     * counting {@code COUNT(DISTINCT person)}. For H2, which materialises derived tables in
+     * memory: with 1,000,000 persons it took 64 s through JDBC, where {@link #TRUNCATE_FIRST}
+     * took 115 s and the whole 4 GiB heap.
+     */
+    FLAT;
+
+    /** The faster shape for the backend of {@code dialect}. */
+    public static Shape forDialect(SqlDialect dialect) {
+      // decided on the dialect's class: getDatabaseProduct() answers UNKNOWN for dialects built
+      // from JDBC metadata
+      return dialect instanceof org.apache.calcite.sql.dialect.H2SqlDialect ? FLAT
+          : TRUNCATE_FIRST;
+    }
+  }
+
   private final String sql;
   private final List<AdaptiveTablePolicy.Column> geographyColumns;
+  private final boolean iterationPositions;
 
-  private AdaptiveAggregateSql(String sql, List<AdaptiveTablePolicy.Column> geographyColumns) {
+  private AdaptiveAggregateSql(String sql, List<AdaptiveTablePolicy.Column> geographyColumns,
+      boolean iterationPositions) {
     this.sql = sql;
     this.geographyColumns = List.copyOf(geographyColumns);
+    this.iterationPositions = iterationPositions;
+  }
+
+  /**
+   * Whether result column {@code I} holds the iteration's declared position (from 0) rather than
+   * its value.
+   */
+  public boolean iterationPositions() {
+    return iterationPositions;
   }
 
   /** The backend SQL. */
@@ -96,6 +131,13 @@ public final class AdaptiveAggregateSql {
    */
   public static AdaptiveAggregateSql of(AdaptiveTablePolicy table, List<Integer> levelIndices,
       SqlDialect dialect) {
+    return of(table, levelIndices, dialect, Shape.forDialect(dialect));
+  }
+
+  /** As {@link #of(AdaptiveTablePolicy, List, SqlDialect)}, in the given shape. */
+  public static AdaptiveAggregateSql of(AdaptiveTablePolicy table, List<Integer> levelIndices,
+      SqlDialect dialect, Shape shape) {
+    Objects.requireNonNull(shape, "shape");
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(dialect, "dialect");
     if (levelIndices.isEmpty()) {
@@ -115,7 +157,14 @@ public final class AdaptiveAggregateSql {
         geoColumns.add(c);
       }
     }
-    boolean single = levelIndices.size() == 1;
+    return shape == Shape.FLAT ? flat(table, level, geoColumns, levelIndices.size() == 1, dialect)
+        : truncateFirst(table, level, geoColumns, levelIndices.size() == 1, dialect);
+  }
+
+  /** The {@link Shape#TRUNCATE_FIRST} statement. */
+  private static AdaptiveAggregateSql truncateFirst(AdaptiveTablePolicy table,
+      PopulationLevel level, List<AdaptiveTablePolicy.Column> geoColumns, boolean single,
+      SqlDialect dialect) {
     String k = q(dialect, "K");
     String v = q(dialect, "V");
     String u = q(dialect, "U");
@@ -202,8 +251,89 @@ public final class AdaptiveAggregateSql {
         + " WHERE " + String.join(" AND ", conditions) + ") " + q(dialect, "DPSQL_X")
         + (outer.isEmpty() ? "" : " WHERE " + String.join(" AND ", outer))
         + " GROUP BY " + String.join(", ", keys);
-    return new AdaptiveAggregateSql(sb, geoColumns);
+    return new AdaptiveAggregateSql(sb, geoColumns, true);
   }
+
+  /** The {@link Shape#FLAT} statement. */
+  private static AdaptiveAggregateSql flat(AdaptiveTablePolicy table, PopulationLevel level,
+      List<AdaptiveTablePolicy.Column> geoColumns, boolean single, SqlDialect dialect) {
+    String i = q(dialect, "I");
+    String s = q(dialect, "S");
+    String a = q(dialect, "A");
+    String n = q(dialect, "N");
+    String rn = q(dialect, "DPSQL_RN");
+    String p = q(dialect, "DPSQL_P");
+    String m = q(dialect, "DPSQL_M");
+
+    String personCol = q(dialect, table.person().name());
+    String age = p + "." + q(dialect, table.age().name());
+    String sex = p + "." + q(dialect, table.sex().name());
+    String mPerson = m + "." + q(dialect, table.iterationPerson().name());
+    String mIteration = m + "." + q(dialect, table.iteration().name());
+    String u = q(dialect, "U");
+    String pr = q(dialect, "DPSQL_PR");
+
+    List<String> conditions = new ArrayList<>();
+    List<String> outer = new ArrayList<>();
+    conditions.add(mIteration + " IN ("
+        + String.join(", ", literals(level.iterations(), table.iteration(), dialect)) + ")");
+    List<String> inner = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    for (int k = 0; k < geoColumns.size(); k++) {
+      String geoCol = p + "." + q(dialect, geoColumns.get(k).name());
+      String gk = q(dialect, "G" + k);
+      inner.add(geoCol + " AS " + gk);
+      keys.add(gk);
+      if (single) {
+        // the person's row is chosen before its geography is filtered (persons not unique)
+        String in = " IN (" + String.join(", ",
+            literals(level.geographies(), geoColumns.get(k), dialect)) + ")";
+        if (table.personUnique()) {
+          conditions.add(geoCol + in);
+        } else {
+          outer.add(gk + in);
+        }
+      }
+    }
+    inner.add(mIteration + " AS " + i);
+    inner.add(sex + " AS " + s);
+    inner.add(finestAge(age, table.finestLowerYears()) + " AS " + a);
+    inner.add(mPerson + " AS " + u);
+    // the person's declared iterations ranked in declared order: duplicates share a rank
+    inner.add("DENSE_RANK() OVER (PARTITION BY " + mPerson + " ORDER BY "
+        + position(mIteration, level.iterations(), table.iteration(), dialect) + ") AS " + rn);
+    if (!table.personUnique()) {
+      // one persons row per person: the first in the order of the adaptive columns (identical
+      // rows tie and are merged by COUNT(DISTINCT) below)
+      List<String> order = new ArrayList<>();
+      for (AdaptiveTablePolicy.Column c : table.geographyColumns()) {
+        if (c != null && !order.contains(p + "." + q(dialect, c.name()))) {
+          order.add(p + "." + q(dialect, c.name()));
+        }
+      }
+      order.add(sex);
+      order.add(age);
+      inner.add("DENSE_RANK() OVER (PARTITION BY " + mPerson + " ORDER BY "
+          + String.join(", ", order) + ") AS " + pr);
+    }
+    conditions.add(sex + " IN (" + String.join(", ",
+        literals(table.spec().sexes(), table.sex(), dialect)) + ")");
+    conditions.add(age + " >= 0 AND " + age + " <= " + table.maxAge());
+
+    keys.addAll(List.of(i, s, a));
+    String sb = "SELECT " + String.join(", ", keys) + ", COUNT(DISTINCT " + u + ") AS " + n
+        + " FROM (SELECT " + String.join(", ", inner)
+        + " FROM " + name(table.iterations(), dialect) + " " + m
+        + " JOIN " + name(table.persons(), dialect) + " " + p
+        + " ON " + p + "." + personCol + " = " + mPerson
+        + " WHERE " + String.join(" AND ", conditions) + ") " + q(dialect, "DPSQL_T")
+        + " WHERE " + rn + " <= " + level.stability()
+        + (table.personUnique() ? "" : " AND " + pr + " = 1")
+        + (outer.isEmpty() ? "" : " AND " + String.join(" AND ", outer))
+        + " GROUP BY " + String.join(", ", keys);
+    return new AdaptiveAggregateSql(sb, geoColumns, false);
+  }
+
 
   /** {@code CASE WHEN age >= l_{k-1} THEN k-1 ... ELSE 0 END}: the finest category of an age. */
   private static String finestAge(String age, List<Integer> lowerYears) {
@@ -216,6 +346,17 @@ public final class AdaptiveAggregateSql {
           .append(k);
     }
     return b.append(" ELSE 0 END").toString();
+  }
+
+  /** {@code CASE col WHEN v0 THEN 0 WHEN v1 THEN 1 ... END}: the declared position of a value. */
+  private static String position(String col, List<String> values,
+      AdaptiveTablePolicy.Column type, SqlDialect dialect) {
+    List<String> lits = literals(values, type, dialect);
+    StringBuilder b = new StringBuilder("CASE ").append(col);
+    for (int k = 0; k < lits.size(); k++) {
+      b.append(" WHEN ").append(lits.get(k)).append(" THEN ").append(k);
+    }
+    return b.append(" END").toString();
   }
 
   private static List<String> literals(List<String> values, AdaptiveTablePolicy.Column type,

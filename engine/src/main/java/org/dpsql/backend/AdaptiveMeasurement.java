@@ -74,6 +74,12 @@ public final class AdaptiveMeasurement {
    */
   public static Map<String, Counts> measure(Connection backend, SqlDialect dialect,
       AdaptiveTablePolicy table) throws SQLException {
+    return measure(backend, dialect, table, AdaptiveAggregateSql.Shape.forDialect(dialect));
+  }
+
+  /** As {@link #measure(Connection, SqlDialect, AdaptiveTablePolicy)}, in the given shape. */
+  public static Map<String, Counts> measure(Connection backend, SqlDialect dialect,
+      AdaptiveTablePolicy table, AdaptiveAggregateSql.Shape shape) throws SQLException {
     List<PopulationLevel> levels = table.spec().levels();
     Map<String, List<Integer>> batches = new LinkedHashMap<>();
     for (int l = 0; l < levels.size(); l++) {
@@ -82,7 +88,7 @@ public final class AdaptiveMeasurement {
     }
     Counts[] byLevel = new Counts[levels.size()];
     for (List<Integer> batch : batches.values()) {
-      List<Counts> counts = measureLevels(backend, dialect, table, batch);
+      List<Counts> counts = measureLevels(backend, dialect, table, batch, shape);
       for (int k = 0; k < batch.size(); k++) {
         byLevel[batch.get(k)] = counts.get(k);
       }
@@ -97,20 +103,23 @@ public final class AdaptiveMeasurement {
   /** The exact counts of level {@code levelIndex}, measured by its own statement. */
   public static Counts measureLevel(Connection backend, SqlDialect dialect,
       AdaptiveTablePolicy table, int levelIndex) throws SQLException {
-    return measureLevels(backend, dialect, table, List.of(levelIndex)).get(0);
+    return measureLevels(backend, dialect, table, List.of(levelIndex),
+        AdaptiveAggregateSql.Shape.forDialect(dialect)).get(0);
   }
 
   /**
    * The exact counts of several levels that declare the same iterations and stability, measured
-   * by one statement ({@link AdaptiveAggregateSql#of(AdaptiveTablePolicy, List, SqlDialect)}), in
-   * the order given.
+   * by one statement ({@link AdaptiveAggregateSql#of(AdaptiveTablePolicy, List, SqlDialect,
+   * AdaptiveAggregateSql.Shape)}), in the order given.
    */
   public static List<Counts> measureLevels(Connection backend, SqlDialect dialect,
-      AdaptiveTablePolicy table, List<Integer> levelIndices) throws SQLException {
+      AdaptiveTablePolicy table, List<Integer> levelIndices, AdaptiveAggregateSql.Shape shape)
+      throws SQLException {
     Objects.requireNonNull(backend, "backend");
-    AdaptiveAggregateSql sql = AdaptiveAggregateSql.of(table, levelIndices, dialect);
+    AdaptiveAggregateSql sql = AdaptiveAggregateSql.of(table, levelIndices, dialect, shape);
     int n = levelIndices.size();
     PopulationLevel first = table.spec().levels().get(levelIndices.get(0));
+    Map<String, Integer> its = index(first.iterations());
     Map<String, Integer> sexes = index(table.spec().sexes());
     List<AdaptiveTablePolicy.Column> geoColumns = sql.geographyColumns();
     int[] geoColumnOf = new int[n]; // index in the statement's G columns, or -1
@@ -143,7 +152,13 @@ public final class AdaptiveMeasurement {
             for (int c = 0; c < geoValues.length; c++) {
               geoValues[c] = key(rs, g0 + c, geoColumns.get(c));
             }
-            int i = rs.getInt(iCol); // the declared position
+            int i;
+            if (sql.iterationPositions()) {
+              i = rs.getInt(iCol);
+            } else {
+              Integer found = its.get(key(rs, iCol, table.iteration()));
+              i = found == null ? -1 : found;
+            }
             Integer s = sexes.get(key(rs, sCol, table.sex()));
             int a = rs.getInt(aCol);
             if (i < 0 || i >= iterations || s == null || a < 0 || a >= ages) {

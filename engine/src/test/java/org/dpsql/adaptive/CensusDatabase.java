@@ -47,6 +47,16 @@ public final class CensusDatabase implements AutoCloseable {
     return new CensusDatabase(url, c, census);
   }
 
+  /**
+   * Loads the census into the current schema of {@code c} (another backend, e.g. PostgreSQL); the
+   * caller drops the schema. {@link #close} then only deletes the policy file.
+   */
+  public static CensusDatabase loadInto(String url, Connection c, SyntheticCensus census,
+      boolean primaryKey) throws SQLException {
+    load(c, census, primaryKey);
+    return new CensusDatabase(url, c, census);
+  }
+
   /** Creates and fills PERSONS and PERSON_ITERATION on {@code c}. */
   public static void load(Connection c, SyntheticCensus census, boolean primaryKey)
       throws SQLException {
@@ -171,10 +181,12 @@ public final class CensusDatabase implements AutoCloseable {
 
   @Override
   public void close() throws SQLException, IOException {
-    try (Statement st = direct.createStatement()) {
-      st.execute("SHUTDOWN");
-    } catch (SQLException ignored) {
-      // already closed
+    if (url.startsWith("jdbc:h2:")) {
+      try (Statement st = direct.createStatement()) {
+        st.execute("SHUTDOWN");
+      } catch (SQLException ignored) {
+        // already closed
+      }
     }
     if (policyFile != null) {
       Files.deleteIfExists(policyFile);

@@ -77,8 +77,17 @@ class AdaptiveMeasurementTest {
   private static void assertMatchesInMemory(Connection c, AdaptiveTablePolicy table,
       List<CensusDatabase.Level> levels) throws Exception {
     SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(c.getMetaData());
+    for (AdaptiveAggregateSql.Shape shape : AdaptiveAggregateSql.Shape.values()) {
+      assertMatchesInMemory(c, table, levels, dialect, shape);
+    }
+  }
+
+  /** One statement shape: both must count exactly what the in-JVM aggregation counts. */
+  private static void assertMatchesInMemory(Connection c, AdaptiveTablePolicy table,
+      List<CensusDatabase.Level> levels, SqlDialect dialect, AdaptiveAggregateSql.Shape shape)
+      throws Exception {
     Map<String, AdaptiveMeasurement.Counts> measured = AdaptiveMeasurement.measure(c, dialect,
-        table);
+        table, shape);
     List<Integer> finest = table.finestLowerYears();
     assertEquals(AgeBinning.AGE23_LOWER_YEARS, finest);
     for (int l = 0; l < levels.size(); l++) {
@@ -92,7 +101,7 @@ class AdaptiveMeasurementTest {
         for (int i = 0; i < level.iterations().size(); i++) {
           GroupCounts want = reference.counts(g, i);
           GroupCounts got = counts.counts(g, i);
-          assertEquals(want, got, level.group(g, i).toString());
+          assertEquals(want, got, shape + " " + level.group(g, i));
           nonEmpty += got == null ? 0 : 1;
         }
       }
@@ -137,8 +146,10 @@ class AdaptiveMeasurementTest {
     SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(db.direct.getMetaData());
     for (int l = 0; l < LEVELS.size(); l++) {
       int delta = LEVELS.get(l).stability();
-      long memberships = AdaptiveMeasurement.measureLevel(db.direct, dialect, table, l)
-          .memberships();
+      long memberships = AdaptiveMeasurement.measureLevels(db.direct, dialect, table, List.of(l),
+          AdaptiveAggregateSql.Shape.TRUNCATE_FIRST).get(0).memberships();
+      assertEquals(memberships, AdaptiveMeasurement.measureLevel(db.direct, dialect, table, l)
+          .memberships(), "H2's own shape (flat) counts the same");
       // the truth, by a direct count: Σ over persons of min(k, Δ)
       long truth = db.exact("SELECT SUM(LEAST(K, " + delta + ")) FROM (SELECT PID, "
           + "COUNT(DISTINCT ITERATION) AS K FROM PERSON_ITERATION GROUP BY PID) X");
@@ -147,10 +158,15 @@ class AdaptiveMeasurementTest {
       if (delta < 4) {
         assertTrue(memberships < untruncated, "Δ = " + delta + " must cut memberships");
       }
-      String sql = AdaptiveAggregateSql.of(table, l, dialect).sql();
+      String sql = AdaptiveAggregateSql.of(table, List.of(l), dialect,
+          AdaptiveAggregateSql.Shape.TRUNCATE_FIRST).sql();
       assertTrue(sql.contains("ROW_NUMBER() OVER (PARTITION BY \"DPSQL_M\".\"PID\" ORDER BY "
           + "\"DPSQL_V\".\"K\")"), sql);
       assertTrue(sql.contains("\"DPSQL_RN\" <= " + delta), sql);
+      String flat = AdaptiveAggregateSql.of(table, l, dialect).sql(); // H2: flat
+      assertTrue(flat.contains("DENSE_RANK() OVER (PARTITION BY \"DPSQL_M\".\"PID\" ORDER BY "
+          + "CASE"), flat);
+      assertTrue(flat.contains("\"DPSQL_RN\" <= " + delta), flat);
     }
   }
 
@@ -175,34 +191,36 @@ class AdaptiveMeasurementTest {
           // mapping rows of persons that do not exist
           "INSERT INTO PERSON_ITERATION VALUES (" + (n + 100) + ", 'D0001-A')");
       AdaptiveTablePolicy table = policy(d);
-      // the county level's S99/C9999 person is outside the domain; the state level's too; at the
-      // nation level (no geography column) it would count, so compare STATE and COUNTY only
       SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(d.direct.getMetaData());
-      for (int l = 1; l < LEVELS.size(); l++) {
-        CensusDatabase.Level spec = LEVELS.get(l);
-        InMemoryAggregation reference = InMemoryAggregation.aggregate(census,
-            spec.geographyLevel(), spec.stability(), table.finestLowerYears(), 2);
-        AdaptiveMeasurement.Counts counts = AdaptiveMeasurement.measureLevel(d.direct, dialect,
-            table, l);
-        PopulationLevel level = table.spec().levels().get(l);
-        for (int g = 0; g < level.geographies().size(); g++) {
-          for (int i = 0; i < level.iterations().size(); i++) {
-            assertEquals(reference.counts(g, i), counts.counts(g, i),
-                level.group(g, i).toString());
+      for (AdaptiveAggregateSql.Shape shape : AdaptiveAggregateSql.Shape.values()) {
+        // the county level's S99/C9999 person is outside the domain; the state level's too; at the
+        // nation level (no geography column) it would count, so compare STATE and COUNTY only
+        for (int l = 1; l < LEVELS.size(); l++) {
+          CensusDatabase.Level spec = LEVELS.get(l);
+          InMemoryAggregation reference = InMemoryAggregation.aggregate(census,
+              spec.geographyLevel(), spec.stability(), table.finestLowerYears(), 2);
+          AdaptiveMeasurement.Counts counts = AdaptiveMeasurement.measureLevels(d.direct, dialect,
+              table, List.of(l), shape).get(0);
+          PopulationLevel level = table.spec().levels().get(l);
+          for (int g = 0; g < level.geographies().size(); g++) {
+            for (int i = 0; i < level.iterations().size(); i++) {
+              assertEquals(reference.counts(g, i), counts.counts(g, i),
+                  shape + " " + level.group(g, i));
+            }
           }
         }
+        // nation level: exactly one more person (the S99 one, whose sex and age are in domain)
+        AdaptiveMeasurement.Counts nation = AdaptiveMeasurement.measureLevels(d.direct, dialect,
+            table, List.of(0), shape).get(0);
+        InMemoryAggregation reference = InMemoryAggregation.aggregate(census,
+            SyntheticCensus.NATION, 8, table.finestLowerYears(), 2);
+        long refTotal = 0;
+        for (int i = 0; i < census.iterations().size(); i++) {
+          GroupCounts c = reference.counts(0, i);
+          refTotal += c == null ? 0 : c.total();
+        }
+        assertEquals(refTotal + 1, nation.memberships(), shape.toString());
       }
-      // nation level: exactly one more person (the S99 one, whose sex and age are in domain)
-      AdaptiveMeasurement.Counts nation = AdaptiveMeasurement.measureLevel(d.direct, dialect,
-          table, 0);
-      InMemoryAggregation reference = InMemoryAggregation.aggregate(census,
-          SyntheticCensus.NATION, 8, table.finestLowerYears(), 2);
-      long refTotal = 0;
-      for (int i = 0; i < census.iterations().size(); i++) {
-        GroupCounts c = reference.counts(0, i);
-        refTotal += c == null ? 0 : c.total();
-      }
-      assertEquals(refTotal + 1, nation.memberships());
     }
   }
 
@@ -217,6 +235,48 @@ class AdaptiveMeasurementTest {
       assertTrue(!table.personUnique());
       assertMatchesInMemory(d.direct, table);
       assertMatchesInMemory(d.direct, policy(d, SHARED), SHARED);
+    }
+  }
+
+  /**
+   * The same statements on PostgreSQL (lower-case identifiers, an inline VALUES table, window
+   * functions after GROUP BY), persons with and without a primary key. Runs when
+   * DPSQL_TEST_PG_URL names a server (.ci/run starts one); each run works in schemas of its own.
+   */
+  @Test
+  @org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable(named = "DPSQL_TEST_PG_URL",
+      matches = "jdbc:postgresql:.+")
+  void pushedDownCountsOnPostgresEqualTheInMemoryAggregation() throws Exception {
+    String url = System.getenv("DPSQL_TEST_PG_URL");
+    java.util.Properties login = new java.util.Properties();
+    login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_PG_USER", "postgres"));
+    login.setProperty("password", System.getenv().getOrDefault("DPSQL_TEST_PG_PASSWORD", ""));
+    for (boolean primaryKey : new boolean[] {true, false}) {
+      String schema = "dpsql_" + java.util.UUID.randomUUID().toString().replace("-", "")
+          .substring(0, 12);
+      try (Connection admin = java.sql.DriverManager.getConnection(url, login);
+          java.sql.Statement st = admin.createStatement()) {
+        st.execute("CREATE SCHEMA " + schema);
+      }
+      String inSchema = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+      try (Connection c = java.sql.DriverManager.getConnection(inSchema, login);
+          CensusDatabase d = CensusDatabase.loadInto(inSchema, c, census, primaryKey)) {
+        if (!primaryKey) {
+          d.execute("INSERT INTO PERSONS SELECT PID, NATION, STATE, COUNTY, SEX, "
+              + "LEAST(AGE + 1, 115) FROM PERSONS WHERE MOD(PID, 30) = 0");
+        }
+        d.execute("INSERT INTO PERSON_ITERATION SELECT PID, ITERATION FROM PERSON_ITERATION "
+            + "WHERE MOD(PID, 50) = 0"); // duplicate mapping rows count once
+        AdaptiveTablePolicy table = policy(d);
+        assertEquals(primaryKey, table.personUnique());
+        assertMatchesInMemory(c, table);
+        assertMatchesInMemory(c, policy(d, SHARED), SHARED);
+      } finally {
+        try (Connection admin = java.sql.DriverManager.getConnection(url, login);
+            java.sql.Statement st = admin.createStatement()) {
+          st.execute("DROP SCHEMA " + schema + " CASCADE");
+        }
+      }
     }
   }
 }
