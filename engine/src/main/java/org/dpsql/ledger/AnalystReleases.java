@@ -27,6 +27,8 @@ public final class AnalystReleases implements ReleaseStore {
   private final Clock clock;
   private Connection connection;
   private boolean closed;
+  /** The number of the next row, or 0 when it must be read from the store. */
+  private long next;
 
   AnalystReleases(LedgerStore store, String analyst, Clock clock) {
     this.store = store;
@@ -66,12 +68,13 @@ public final class AnalystReleases implements ReleaseStore {
     for (int attempt = 1; ; attempt++) {
       try {
         Connection c = connection();
-        long next;
-        try (PreparedStatement ps = c.prepareStatement(
-            "SELECT MAX(RELEASE_NO) FROM DPSQL_RELEASE WHERE ANALYST = ?")) {
-          ps.setString(1, analyst);
-          try (ResultSet rs = ps.executeQuery()) {
-            next = (rs.next() ? rs.getLong(1) : 0) + 1;
+        if (next == 0) {
+          try (PreparedStatement ps = c.prepareStatement(
+              "SELECT MAX(RELEASE_NO) FROM DPSQL_RELEASE WHERE ANALYST = ?")) {
+            ps.setString(1, analyst);
+            try (ResultSet rs = ps.executeQuery()) {
+              next = (rs.next() ? rs.getLong(1) : 0) + 1;
+            }
           }
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO DPSQL_RELEASE (ANALYST, "
@@ -87,13 +90,15 @@ public final class AnalystReleases implements ReleaseStore {
           ps.setBytes(7, entry.payload());
           ps.executeUpdate();
         }
+        next++;
         return;
       } catch (SQLException e) {
         discard();
+        next = 0;
         if (attempt >= 3) {
           throw e;
         }
-        // another process may have taken the number: read the maximum again
+        // another process may have taken the number: the maximum is read again
       }
     }
   }
