@@ -19,6 +19,7 @@ import org.apache.calcite.sql.SqlDialectFactoryImpl;
 import org.dpsql.accounting.Accountant;
 import org.dpsql.accounting.Accounting;
 import org.dpsql.accounting.BudgetExceededException;
+import org.dpsql.accounting.ChargeMeter;
 import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.backend.BackendCatalog;
 import org.dpsql.backend.ExactMeasurer;
@@ -150,7 +151,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         case ZCDP -> PrivacyCost.zcdp(total.rho());
       };
       BigDecimal reportingDelta = accounting == Accounting.ZCDP ? total.delta() : null;
-      Accountant accountant = accountants.open(policy, info, accounting, budget, reportingDelta);
+      // metered: a release knows whether it was paid for (only those are kept, see releaseOnce)
+      Accountant accountant = ChargeMeter.metered(
+          accountants.open(policy, info, accounting, budget, reportingDelta));
       DpsqlSession session = new DpsqlSession(limited, policy, catalog, analyzer, accountant,
           reportingDelta, random, dialect, releases.open(policy, info));
       session.workloads.publish(
@@ -384,8 +387,22 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       }
     }
     try {
-      ResultTable t = release(q, parameters);
-      releases.answered(key, mine, t);
+      ResultTable t;
+      PrivacyCost charged;
+      ChargeMeter.start();
+      try {
+        t = release(q, parameters);
+      } finally {
+        charged = ChargeMeter.stop();
+      }
+      if (charged.isZero()) {
+        // derived from synopses only: recomputed (free) when asked again, not kept, so that free
+        // statements do not pile up in memory or in a server's release store
+        releases.forget(key, mine);
+        mine.complete(t);
+      } else {
+        releases.answered(key, mine, t);
+      }
       return t;
     } catch (SQLException | RuntimeException e) {
       releases.forget(key, mine);

@@ -18,6 +18,7 @@ import java.util.UUID;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
 import org.apache.calcite.avatica.remote.LocalService;
 import org.dpsql.accounting.Accounting;
+import org.dpsql.accounting.ChargeMeter;
 import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.errors.SqlStates;
 import org.dpsql.examples.DemoData;
