@@ -193,6 +193,28 @@ final class AdaptiveExecutor {
   }
 
   /**
+   * {@code t} (a release of {@link #COLUMNS}) with every negative COUNT shown as 0: post-processing,
+   * free. Each count is then biased upwards (by at most the expected negative part of its noise);
+   * MOE_95 is left as released, so an interval {@code [COUNT − MOE, COUNT + MOE]} may need
+   * clipping at 0 too.
+   */
+  static ResultTable nonNegative(ResultTable t) {
+    int count = COLUMNS.indexOf(COLUMNS.stream().filter(c -> c.label().equals("COUNT"))
+        .findFirst().orElseThrow());
+    List<Object[]> rows = new ArrayList<>(t.rows().size());
+    for (Object[] r : t.rows()) {
+      if ((Long) r[count] < 0) {
+        Object[] c = r.clone();
+        c[count] = 0L;
+        rows.add(c);
+      } else {
+        rows.add(r);
+      }
+    }
+    return new ResultTable(t.columns(), rows);
+  }
+
+  /**
    * The noisy release of exact counts (the noise step alone): every declared group of every level,
    * in the spec's order, one row per released count.
    */

@@ -331,7 +331,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return releaseOnce(w.normalizedSql(), q, parameters);
     }
     if (st instanceof AnalyzedStatement.AdaptiveTable a) {
-      return releaseOnce(a.normalizedSql(), q, parameters);
+      ResultTable t = releaseOnce(a.normalizedSql(), q, parameters);
+      return a.nonNegative() ? AdaptiveExecutor.nonNegative(t) : t;
     }
     if (st instanceof AnalyzedStatement.Explain e) {
       WorkloadQuery tree = topDown(e.query());

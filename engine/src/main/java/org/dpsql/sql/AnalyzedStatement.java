@@ -26,10 +26,13 @@ public sealed interface AnalyzedStatement {
    * {@code SELECT * FROM TABLE(DPSQL.ADAPTIVE_TABLE('NAME'[, 'options']))}: the data owner's SafeTab
    * tabulation {@code table} of the policy, charged once to the connection's budget. {@code delta}
    * is the δ of an (ε, δ) charge under {@code approx} accounting when the options name one, else
-   * null (the policy's {@code default_query} δ is used).
+   * null (the policy's {@code default_query} δ is used). {@code nonNegative}: negative released
+   * counts are shown as 0, post-processing of the same release. {@code normalizedSql} identifies
+   * the release (table and δ, not the post-processing), so asking with or without {@code
+   * nonnegative} is the same release, paid once.
    */
   record AdaptiveTable(org.dpsql.policy.AdaptiveTablePolicy table, java.math.BigDecimal delta,
-      String normalizedSql) implements AnalyzedStatement {}
+      boolean nonNegative, String normalizedSql) implements AnalyzedStatement {}
 
   /**
    * {@code SELECT * FROM TABLE(DPSQL.EXPLAIN('<sql>'))}: the candidate mechanisms of a private

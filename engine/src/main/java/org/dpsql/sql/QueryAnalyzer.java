@@ -337,7 +337,7 @@ public final class QueryAnalyzer {
       return new AnalyzedStatement.ExplainFunction(inner, args.get(0), normalized);
     }
     if (name.equals("ADAPTIVE_TABLE")) {
-      return adaptiveTable(args, normalized);
+      return adaptiveTable(args);
     }
     if (args.size() < 2 || args.size() > 3) {
       throw SqlStates.notSupported("DPSQL.WORKLOAD takes ('table', 'FAMILY(col, ...)' [, "
@@ -355,12 +355,11 @@ public final class QueryAnalyzer {
   }
 
   /**
-   * {@code DPSQL.ADAPTIVE_TABLE('NAME'[, 'delta=...'])}: a SafeTab tabulation the policy declares
-   * under {@code adaptive_tables}. The only option is {@code delta}, the δ of the (ε, δ) charge
-   * under {@code approx} accounting.
+   * {@code DPSQL.ADAPTIVE_TABLE('NAME'[, 'options'])}: a SafeTab tabulation the policy declares
+   * under {@code adaptive_tables}. Options: {@code delta}, the δ of the (ε, δ) charge under {@code
+   * approx} accounting; {@code nonnegative=true}, negative counts shown as 0.
    */
-  private AnalyzedStatement adaptiveTable(List<String> args, String normalized)
-      throws SQLException {
+  private AnalyzedStatement adaptiveTable(List<String> args) throws SQLException {
     if (args.isEmpty() || args.size() > 2) {
       throw SqlStates.notSupported("DPSQL.ADAPTIVE_TABLE takes ('NAME' [, 'delta=...']): the name "
           + "of an adaptive table of the policy, e.g. DPSQL.ADAPTIVE_TABLE('DHC')");
@@ -373,12 +372,23 @@ public final class QueryAnalyzer {
                 : "it declares " + String.join(", ", policy.adaptiveTables().values().stream()
                     .map(org.dpsql.policy.AdaptiveTablePolicy::name).toList()))));
     java.math.BigDecimal delta = null;
+    boolean nonNegative = false;
     Map<String, String> opts = options(args.size() > 1 ? args.get(1) : "");
     for (Map.Entry<String, String> o : opts.entrySet()) {
+      if (o.getKey().equalsIgnoreCase("nonnegative")) {
+        String v = o.getValue().strip().toLowerCase(java.util.Locale.ROOT);
+        if (!v.equals("true") && !v.equals("false")) {
+          throw SqlStates.badPrivacyParameter("DPSQL.ADAPTIVE_TABLE: nonnegative is true or "
+              + "false, got '" + o.getValue() + "'");
+        }
+        nonNegative = v.equals("true");
+        continue;
+      }
       if (!o.getKey().equalsIgnoreCase("delta")) {
         throw SqlStates.badPrivacyParameter("DPSQL.ADAPTIVE_TABLE: unknown option '" + o.getKey()
-            + "'; the only option is delta (the δ of the charge under approx accounting): every "
-            + "other parameter is the data owner's, in the policy");
+            + "'; the options are delta (the δ of the charge under approx accounting) and "
+            + "nonnegative (show negative counts as 0): every other parameter is the data "
+            + "owner's, in the policy");
       }
       try {
         delta = new java.math.BigDecimal(o.getValue().strip());
@@ -391,7 +401,10 @@ public final class QueryAnalyzer {
             + delta.toPlainString());
       }
     }
-    return new AnalyzedStatement.AdaptiveTable(table, delta, normalized);
+    // the release is identified by the table and δ: nonnegative is post-processing of it
+    return new AnalyzedStatement.AdaptiveTable(table, delta, nonNegative, "DPSQL.ADAPTIVE_TABLE("
+        + table.name() + (delta == null ? "" : ", delta=" + delta.stripTrailingZeros()
+            .toPlainString()) + ")");
   }
 
   private FamilyQuery familyQuery(String tableName, String familyText, String options)

@@ -336,6 +336,38 @@ class AdaptiveTableQueriesTest {
   }
 
   @Test
+  void nonNegativeCountsArePostProcessingOfTheSameRelease() throws Exception {
+    try (Connection c = connect(PURE, adaptive("geometric", "1", "1", "2"), 11L);
+        Statement st = c.createStatement()) {
+      List<Object[]> released;
+      try (ResultSet rs = st.executeQuery(SQL)) {
+        released = TestDatabase.rows(rs);
+      }
+      java.math.BigDecimal paid = TestDatabase.session(c).accountant().spent().epsilon();
+      List<Object[]> clipped;
+      try (ResultSet rs = st.executeQuery(
+          "SELECT * FROM TABLE(DPSQL.ADAPTIVE_TABLE('DHC', 'nonnegative=true'))")) {
+        clipped = TestDatabase.rows(rs);
+      }
+      assertEquals(0, paid.compareTo(TestDatabase.session(c).accountant().spent().epsilon()),
+          "the same release: nothing charged again");
+      assertEquals(released.size(), clipped.size());
+      int negative = 0;
+      for (int i = 0; i < released.size(); i++) {
+        long before = (Long) released.get(i)[7];
+        long after = (Long) clipped.get(i)[7];
+        negative += before < 0 ? 1 : 0;
+        assertEquals(Math.max(0, before), after, "row " + i);
+        assertEquals(released.get(i)[8], clipped.get(i)[8], "the MOE is as released");
+      }
+      assertTrue(negative > 0, "this release has negative counts to clip");
+      SQLException bad = assertThrows(SQLException.class, () -> st.executeQuery(
+          "SELECT * FROM TABLE(DPSQL.ADAPTIVE_TABLE('DHC', 'nonnegative=maybe'))"));
+      assertEquals("XDP05", bad.getSQLState());
+    }
+  }
+
+  @Test
   void refusalsChargeNothing() throws Exception {
     try (Connection c = connect(PURE, adaptive("geometric", "4", "4", "4"), 3L);
         Statement st = c.createStatement()) {
