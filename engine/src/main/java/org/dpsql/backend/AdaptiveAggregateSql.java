@@ -161,6 +161,75 @@ public final class AdaptiveAggregateSql {
         : truncateFirst(table, level, geoColumns, levelIndices.size() == 1, dialect);
   }
 
+  /**
+   * What both shapes ask of the persons table {@code DPSQL_P}: its geography columns as keys {@code
+   * G0, G1, ...} (filtered to the level's units when one level is measured), its sex and finest age
+   * category, and the declared sex and age domains.
+   */
+  private static final class PersonSide {
+    final String p;
+    final String sex;
+    final String age;
+    /** Conditions on the joined rows, before any window over persons. */
+    final List<String> conditions = new ArrayList<>();
+    /** Conditions after the persons window (geographies when persons are not unique). */
+    final List<String> outer = new ArrayList<>();
+    /** The inner select list: geography keys, then what the shape adds. */
+    final List<String> inner = new ArrayList<>();
+    /** The group keys: geography keys, then I, S, A. */
+    final List<String> keys = new ArrayList<>();
+
+    PersonSide(AdaptiveTablePolicy table, PopulationLevel level,
+        List<AdaptiveTablePolicy.Column> geoColumns, boolean single, SqlDialect dialect) {
+      p = q(dialect, "DPSQL_P");
+      sex = p + "." + q(dialect, table.sex().name());
+      age = p + "." + q(dialect, table.age().name());
+      for (int g = 0; g < geoColumns.size(); g++) {
+        String geoCol = p + "." + q(dialect, geoColumns.get(g).name());
+        String gk = q(dialect, "G" + g);
+        inner.add(geoCol + " AS " + gk);
+        keys.add(gk);
+        if (single) {
+          // the person's row is chosen before its geography is filtered (persons not unique)
+          String in = " IN (" + String.join(", ",
+              literals(level.geographies(), geoColumns.get(g), dialect)) + ")";
+          if (table.personUnique()) {
+            conditions.add(geoCol + in);
+          } else {
+            outer.add(gk + in);
+          }
+        }
+      }
+      conditions.add(sex + " IN (" + String.join(", ",
+          literals(table.spec().sexes(), table.sex(), dialect)) + ")");
+      conditions.add(age + " >= 0 AND " + age + " <= " + table.maxAge());
+    }
+
+    /** Adds the sex and finest age category to the select list, as {@code S} and {@code A}. */
+    void sexAndAge(AdaptiveTablePolicy table, SqlDialect dialect) {
+      inner.add(sex + " AS " + q(dialect, "S"));
+      inner.add(finestAge(age, table.finestLowerYears()) + " AS " + q(dialect, "A"));
+      keys.addAll(List.of(q(dialect, "I"), q(dialect, "S"), q(dialect, "A")));
+    }
+
+    /**
+     * The order that picks one persons row per person when the backend does not guarantee one:
+     * the adaptive columns (geographies, sex, age); rows tied in it are identical in every column
+     * counted.
+     */
+    String personOrder(AdaptiveTablePolicy table, SqlDialect dialect) {
+      List<String> order = new ArrayList<>();
+      for (AdaptiveTablePolicy.Column c : table.geographyColumns()) {
+        if (c != null && !order.contains(p + "." + q(dialect, c.name()))) {
+          order.add(p + "." + q(dialect, c.name()));
+        }
+      }
+      order.add(sex);
+      order.add(age);
+      return String.join(", ", order);
+    }
+  }
+
   /** The {@link Shape#TRUNCATE_FIRST} statement. */
   private static AdaptiveAggregateSql truncateFirst(AdaptiveTablePolicy table,
       PopulationLevel level, List<AdaptiveTablePolicy.Column> geoColumns, boolean single,
@@ -169,8 +238,6 @@ public final class AdaptiveAggregateSql {
     String v = q(dialect, "V");
     String u = q(dialect, "U");
     String rn = q(dialect, "DPSQL_RN");
-    String pr = q(dialect, "DPSQL_PR");
-    String p = q(dialect, "DPSQL_P");
     String m = q(dialect, "DPSQL_M");
     String t = q(dialect, "DPSQL_T");
     String pos = q(dialect, "DPSQL_V");
@@ -194,146 +261,64 @@ public final class AdaptiveAggregateSql {
         + " GROUP BY " + mPerson + ", " + pos + "." + k + ") " + t;
 
     // 2. joined with the persons table (a base table, looked up by its person column)
-    String age = p + "." + q(dialect, table.age().name());
-    String sex = p + "." + q(dialect, table.sex().name());
-    List<String> conditions = new ArrayList<>();
-    conditions.add(t + "." + rn + " <= " + level.stability());
-    conditions.add(sex + " IN (" + String.join(", ",
-        literals(table.spec().sexes(), table.sex(), dialect)) + ")");
-    conditions.add(age + " >= 0 AND " + age + " <= " + table.maxAge());
-    List<String> outer = new ArrayList<>();
-    List<String> inner = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
-    for (int g = 0; g < geoColumns.size(); g++) {
-      String geoCol = p + "." + q(dialect, geoColumns.get(g).name());
-      String gk = q(dialect, "G" + g);
-      inner.add(geoCol + " AS " + gk);
-      keys.add(gk);
-      if (single) {
-        // the person's row is chosen before its geography is filtered (persons not unique)
-        String in = " IN (" + String.join(", ",
-            literals(level.geographies(), geoColumns.get(g), dialect)) + ")";
-        if (table.personUnique()) {
-          conditions.add(geoCol + in);
-        } else {
-          outer.add(gk + in);
-        }
-      }
-    }
-    String i = q(dialect, "I");
-    String s = q(dialect, "S");
-    String a = q(dialect, "A");
-    String n = q(dialect, "N");
-    inner.add(t + "." + k + " AS " + i);
-    inner.add(sex + " AS " + s);
-    inner.add(finestAge(age, table.finestLowerYears()) + " AS " + a);
+    PersonSide ps = new PersonSide(table, level, geoColumns, single, dialect);
+    ps.conditions.add(0, t + "." + rn + " <= " + level.stability());
+    ps.inner.add(t + "." + k + " AS " + q(dialect, "I"));
+    ps.sexAndAge(table, dialect);
     if (!table.personUnique()) {
-      // one persons row per person: the first in-domain row in the order of the adaptive columns
-      // (rows tied in that order are identical in every column counted), the same for each of
-      // the person's iterations
-      List<String> order = new ArrayList<>();
-      for (AdaptiveTablePolicy.Column c : table.geographyColumns()) {
-        if (c != null && !order.contains(p + "." + q(dialect, c.name()))) {
-          order.add(p + "." + q(dialect, c.name()));
-        }
-      }
-      order.add(sex);
-      order.add(age);
-      inner.add("ROW_NUMBER() OVER (PARTITION BY " + t + "." + u + ", " + t + "." + k
-          + " ORDER BY " + String.join(", ", order) + ") AS " + pr);
-      outer.add(0, pr + " = 1");
+      // the same persons row for each of the person's iterations
+      String pr = q(dialect, "DPSQL_PR");
+      ps.inner.add("ROW_NUMBER() OVER (PARTITION BY " + t + "." + u + ", " + t + "." + k
+          + " ORDER BY " + ps.personOrder(table, dialect) + ") AS " + pr);
+      ps.outer.add(0, pr + " = 1");
     }
-    keys.addAll(List.of(i, s, a));
-    String from = truncated + " JOIN " + name(table.persons(), dialect) + " " + p + " ON " + p
-        + "." + q(dialect, table.person().name()) + " = " + t + "." + u;
-    String sb = "SELECT " + String.join(", ", keys) + ", COUNT(*) AS " + n
-        + " FROM (SELECT " + String.join(", ", inner) + " FROM " + from
-        + " WHERE " + String.join(" AND ", conditions) + ") " + q(dialect, "DPSQL_X")
-        + (outer.isEmpty() ? "" : " WHERE " + String.join(" AND ", outer))
-        + " GROUP BY " + String.join(", ", keys);
+    String sb = "SELECT " + String.join(", ", ps.keys) + ", COUNT(*) AS " + q(dialect, "N")
+        + " FROM (SELECT " + String.join(", ", ps.inner) + " FROM " + truncated + " JOIN "
+        + name(table.persons(), dialect) + " " + ps.p + " ON " + ps.p + "."
+        + q(dialect, table.person().name()) + " = " + t + "." + u
+        + " WHERE " + String.join(" AND ", ps.conditions) + ") " + q(dialect, "DPSQL_X")
+        + (ps.outer.isEmpty() ? "" : " WHERE " + String.join(" AND ", ps.outer))
+        + " GROUP BY " + String.join(", ", ps.keys);
     return new AdaptiveAggregateSql(sb, geoColumns, true);
   }
 
   /** The {@link Shape#FLAT} statement. */
   private static AdaptiveAggregateSql flat(AdaptiveTablePolicy table, PopulationLevel level,
       List<AdaptiveTablePolicy.Column> geoColumns, boolean single, SqlDialect dialect) {
-    String i = q(dialect, "I");
-    String s = q(dialect, "S");
-    String a = q(dialect, "A");
-    String n = q(dialect, "N");
+    String u = q(dialect, "U");
     String rn = q(dialect, "DPSQL_RN");
-    String p = q(dialect, "DPSQL_P");
+    String pr = q(dialect, "DPSQL_PR");
     String m = q(dialect, "DPSQL_M");
-
-    String personCol = q(dialect, table.person().name());
-    String age = p + "." + q(dialect, table.age().name());
-    String sex = p + "." + q(dialect, table.sex().name());
     String mPerson = m + "." + q(dialect, table.iterationPerson().name());
     String mIteration = m + "." + q(dialect, table.iteration().name());
-    String u = q(dialect, "U");
-    String pr = q(dialect, "DPSQL_PR");
 
-    List<String> conditions = new ArrayList<>();
-    List<String> outer = new ArrayList<>();
-    conditions.add(mIteration + " IN ("
+    PersonSide ps = new PersonSide(table, level, geoColumns, single, dialect);
+    ps.conditions.add(0, mIteration + " IN ("
         + String.join(", ", literals(level.iterations(), table.iteration(), dialect)) + ")");
-    List<String> inner = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
-    for (int k = 0; k < geoColumns.size(); k++) {
-      String geoCol = p + "." + q(dialect, geoColumns.get(k).name());
-      String gk = q(dialect, "G" + k);
-      inner.add(geoCol + " AS " + gk);
-      keys.add(gk);
-      if (single) {
-        // the person's row is chosen before its geography is filtered (persons not unique)
-        String in = " IN (" + String.join(", ",
-            literals(level.geographies(), geoColumns.get(k), dialect)) + ")";
-        if (table.personUnique()) {
-          conditions.add(geoCol + in);
-        } else {
-          outer.add(gk + in);
-        }
-      }
-    }
-    inner.add(mIteration + " AS " + i);
-    inner.add(sex + " AS " + s);
-    inner.add(finestAge(age, table.finestLowerYears()) + " AS " + a);
-    inner.add(mPerson + " AS " + u);
+    ps.inner.add(mIteration + " AS " + q(dialect, "I"));
+    ps.sexAndAge(table, dialect);
+    ps.inner.add(mPerson + " AS " + u);
     // the person's declared iterations ranked in declared order: duplicates share a rank
-    inner.add("DENSE_RANK() OVER (PARTITION BY " + mPerson + " ORDER BY "
+    ps.inner.add("DENSE_RANK() OVER (PARTITION BY " + mPerson + " ORDER BY "
         + position(mIteration, level.iterations(), table.iteration(), dialect) + ") AS " + rn);
     if (!table.personUnique()) {
-      // one persons row per person: the first in the order of the adaptive columns (identical
-      // rows tie and are merged by COUNT(DISTINCT) below)
-      List<String> order = new ArrayList<>();
-      for (AdaptiveTablePolicy.Column c : table.geographyColumns()) {
-        if (c != null && !order.contains(p + "." + q(dialect, c.name()))) {
-          order.add(p + "." + q(dialect, c.name()));
-        }
-      }
-      order.add(sex);
-      order.add(age);
-      inner.add("DENSE_RANK() OVER (PARTITION BY " + mPerson + " ORDER BY "
-          + String.join(", ", order) + ") AS " + pr);
+      // one persons row per person (identical rows tie and are merged by COUNT(DISTINCT) below)
+      ps.inner.add("DENSE_RANK() OVER (PARTITION BY " + mPerson + " ORDER BY "
+          + ps.personOrder(table, dialect) + ") AS " + pr);
     }
-    conditions.add(sex + " IN (" + String.join(", ",
-        literals(table.spec().sexes(), table.sex(), dialect)) + ")");
-    conditions.add(age + " >= 0 AND " + age + " <= " + table.maxAge());
-
-    keys.addAll(List.of(i, s, a));
-    String sb = "SELECT " + String.join(", ", keys) + ", COUNT(DISTINCT " + u + ") AS " + n
-        + " FROM (SELECT " + String.join(", ", inner)
+    String sb = "SELECT " + String.join(", ", ps.keys) + ", COUNT(DISTINCT " + u + ") AS "
+        + q(dialect, "N")
+        + " FROM (SELECT " + String.join(", ", ps.inner)
         + " FROM " + name(table.iterations(), dialect) + " " + m
-        + " JOIN " + name(table.persons(), dialect) + " " + p
-        + " ON " + p + "." + personCol + " = " + mPerson
-        + " WHERE " + String.join(" AND ", conditions) + ") " + q(dialect, "DPSQL_T")
+        + " JOIN " + name(table.persons(), dialect) + " " + ps.p
+        + " ON " + ps.p + "." + q(dialect, table.person().name()) + " = " + mPerson
+        + " WHERE " + String.join(" AND ", ps.conditions) + ") " + q(dialect, "DPSQL_T")
         + " WHERE " + rn + " <= " + level.stability()
         + (table.personUnique() ? "" : " AND " + pr + " = 1")
-        + (outer.isEmpty() ? "" : " AND " + String.join(" AND ", outer))
-        + " GROUP BY " + String.join(", ", keys);
+        + (ps.outer.isEmpty() ? "" : " AND " + String.join(" AND ", ps.outer))
+        + " GROUP BY " + String.join(", ", ps.keys);
     return new AdaptiveAggregateSql(sb, geoColumns, false);
   }
-
 
   /** {@code CASE WHEN age >= l_{k-1} THEN k-1 ... ELSE 0 END}: the finest category of an age. */
   private static String finestAge(String age, List<Integer> lowerYears) {

@@ -262,15 +262,7 @@ public final class AnalystAccount {
       throw new IllegalStateException("the ledger store is closed");
     }
     if (connection == null) {
-      Connection c = store.connect();
-      try {
-        c.setAutoCommit(false);
-        c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-      } catch (SQLException e) {
-        c.close();
-        throw e;
-      }
-      connection = c;
+      connection = store.connect(false);
     }
     return connection;
   }

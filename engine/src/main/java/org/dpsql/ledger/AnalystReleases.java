@@ -114,14 +114,7 @@ public final class AnalystReleases implements ReleaseStore {
       throw new IllegalStateException("the ledger store is closed");
     }
     if (connection == null) {
-      Connection c = store.connect();
-      try {
-        c.setAutoCommit(true);
-      } catch (SQLException e) {
-        c.close();
-        throw e;
-      }
-      connection = c;
+      connection = store.connect(true);
     }
     return connection;
   }

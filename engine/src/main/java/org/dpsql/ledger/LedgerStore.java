@@ -320,10 +320,23 @@ public final class LedgerStore implements AutoCloseable {
     }
   }
 
-  /** A new connection to the store (one per analyst account). */
-  Connection connect() throws SQLException {
+  /**
+   * A new connection to the store (one per analyst account or release store): in transactions at
+   * READ COMMITTED, or in auto-commit mode.
+   */
+  Connection connect(boolean autoCommit) throws SQLException {
     checkOpen();
-    return DriverManager.getConnection(url, connectionProperties);
+    Connection c = DriverManager.getConnection(url, connectionProperties);
+    try {
+      c.setAutoCommit(autoCommit);
+      if (!autoCommit) {
+        c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      }
+    } catch (SQLException e) {
+      c.close();
+      throw e;
+    }
+    return c;
   }
 
   private void checkOpen() {
