@@ -53,8 +53,8 @@ public final class AdaptiveAggregateSql {
      * ROW_NUMBER()} ranking; the result is joined with the persons base table and counted with
      * {@code COUNT(*)}. For backends that hash, sort and join in parallel, such as PostgreSQL:
      * with 5,000,000 persons and 200 iterations on PostgreSQL 15 (default settings, 2 cores),
-     * running it and reading its 5.3 million rows through JDBC took 54 s, where {@link #FLAT}
-     * took 151 s.
+     * running it and reading its 5.3 million rows through JDBC took 41 to 54 s, where {@link
+     * #FLAT} took 151 s.
      */
     TRUNCATE_FIRST,
     /**
