@@ -58,7 +58,9 @@ public record PopulationLevel(
     }
     geographies = List.copyOf(geographies);
     iterations = List.copyOf(iterations);
-    totalOnlyIterations = Set.copyOf(totalOnlyIterations);
+    // sorted: the same iteration order (and toString) in every JVM, unlike Set.copyOf's
+    totalOnlyIterations = java.util.Collections.unmodifiableSet(
+        new java.util.TreeSet<>(totalOnlyIterations));
     requireDistinctNonEmpty(geographies, "geographies", name);
     requireDistinctNonEmpty(iterations, "iterations", name);
     for (String c : totalOnlyIterations) {
