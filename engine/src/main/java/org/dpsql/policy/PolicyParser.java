@@ -773,12 +773,7 @@ final class PolicyParser {
       for (int i = 0; i < 2; i++) {
         String mPath = sPath + "[" + i + "]";
         String member = scalarName(raw.get(i), mPath, "column");
-        ColumnPolicy c = columns.get(TablePolicy.key(member));
-        if (c == null) {
-          throw problem(mPath, member + " is not a listed column"
-              + PolicyProblems.didYouMean(member, columnNames(columns))
-              + "; list it under " + join(tablePath, "columns") + " with min, max and bin");
-        }
+        ColumnPolicy c = listedColumn(member, mPath, columns, tablePath, "min, max and bin");
         if (c.ordered().isEmpty()) {
           throw problem(mPath, member + " needs an ordered domain {min, max, bin}: its bins are "
               + "the cells of the spatial grid");
@@ -827,12 +822,7 @@ final class PolicyParser {
       for (int i = 0; i < raw.size(); i++) {
         String mPath = hPath + "[" + i + "]";
         String member = scalarName(raw.get(i), mPath, "column");
-        ColumnPolicy c = columns.get(TablePolicy.key(member));
-        if (c == null) {
-          throw problem(mPath, member + " is not a listed column"
-              + PolicyProblems.didYouMean(member, columnNames(columns))
-              + "; list it under " + join(tablePath, "columns") + " with values or min/max");
-        }
+        ColumnPolicy c = listedColumn(member, mPath, columns, tablePath, "values or min/max");
         if (!c.hasDomain()) {
           throw problem(mPath, member + " has no domain (only a clamp); give it values or "
               + "min/max to use it in a hierarchy");
@@ -846,6 +836,21 @@ final class PolicyParser {
       out.put(key, members);
     }
     return out;
+  }
+
+  /**
+   * The listed column {@code member} names (a member of a spatial index or hierarchy), else a
+   * problem at {@code path} saying to list it under the table's columns with {@code needs}.
+   */
+  private ColumnPolicy listedColumn(String member, String path, Map<String, ColumnPolicy> columns,
+      String tablePath, String needs) throws SQLException {
+    ColumnPolicy c = columns.get(TablePolicy.key(member));
+    if (c == null) {
+      throw problem(path, member + " is not a listed column"
+          + PolicyProblems.didYouMean(member, columnNames(columns))
+          + "; list it under " + join(tablePath, "columns") + " with " + needs);
+    }
+    return c;
   }
 
   private static List<String> columnNames(Map<String, ColumnPolicy> columns) {
