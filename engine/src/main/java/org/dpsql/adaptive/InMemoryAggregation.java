@@ -11,18 +11,12 @@ import java.util.Objects;
  *
  * <p>Guarantees: each person's iteration list is truncated to the first Δ in code order by {@link
  * StabilityTruncation} before counting, so the resulting counts have stability ≤ Δ: one person
- * changes them by at most Δ in L1 over all groups. Deterministic. The counts are held densely for
- * non-empty groups only (about 8 × cells bytes each).
+ * changes them by at most Δ in L1 over all groups. Deterministic.
  */
-public final class InMemoryAggregation implements LevelCounts {
-  private final int iterations;
-  private final int cells;
-  private final long[][] countsByGroup; // index geography · iterations + iteration; null = empty
+public final class InMemoryAggregation extends GroupCellCounts {
 
-  private InMemoryAggregation(int iterations, int cells, long[][] countsByGroup) {
-    this.iterations = iterations;
-    this.cells = cells;
-    this.countsByGroup = countsByGroup;
+  private InMemoryAggregation(int geographies, int iterations, int cells) {
+    super(geographies, iterations, cells);
   }
 
   /**
@@ -52,47 +46,19 @@ public final class InMemoryAggregation implements LevelCounts {
     int ages = finestLowerYears.size();
     int cellCount = sexes * ages;
     int iterations = census.iterations().size();
-    long groups = (long) census.geographyCount(geographyLevel) * iterations;
-    if (groups > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("too many groups: " + groups);
-    }
-    long[][] counts = new long[(int) groups][];
+    InMemoryAggregation out = new InMemoryAggregation(census.geographyCount(geographyLevel),
+        iterations, cellCount);
     int[] memberships = new int[2 * 6 + 4];
     for (int p = 0; p < census.personCount(); p++) {
       int n = census.iterationsOf(p, memberships);
       int[] kept = StabilityTruncation.firstByCodeOrder(Arrays.copyOf(memberships, n), stability);
-      int base = census.geographyOf(p, geographyLevel) * iterations;
+      int geography = census.geographyOf(p, geographyLevel);
       int cell = census.sexOf(p) * ages + finestOfAge[census.ageOf(p)];
       for (int iteration : kept) {
-        long[] c = counts[base + iteration];
-        if (c == null) {
-          c = new long[cellCount];
-          counts[base + iteration] = c;
-        }
-        c[cell]++;
+        out.add(geography, iteration, cell, 1);
       }
     }
-    return new InMemoryAggregation(iterations, cellCount, counts);
-  }
-
-  @Override
-  public GroupCounts counts(int geography, int iteration) {
-    long[] c = countsByGroup[geography * iterations + iteration];
-    return c == null ? null : GroupCounts.ofCells(c);
-  }
-
-  /** The number of Sex × finest-Age cells per group. */
-  public int cellCount() {
-    return cells;
-  }
-
-  /** The number of non-empty groups. */
-  public int nonEmptyGroups() {
-    int n = 0;
-    for (long[] c : countsByGroup) {
-      n += c == null ? 0 : 1;
-    }
-    return n;
+    return out;
   }
 
   private static int[] finestOfAge(List<Integer> finestLowerYears) {

@@ -12,8 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.calcite.sql.SqlDialect;
-import org.dpsql.adaptive.GroupCounts;
-import org.dpsql.adaptive.LevelCounts;
+import org.dpsql.adaptive.GroupCellCounts;
 import org.dpsql.adaptive.PopulationLevel;
 import org.dpsql.policy.AdaptiveTablePolicy;
 
@@ -31,22 +30,12 @@ import org.dpsql.policy.AdaptiveTablePolicy;
 public final class AdaptiveMeasurement {
   private AdaptiveMeasurement() {}
 
-  /** The exact counts of the groups of one level. */
-  public static final class Counts implements LevelCounts {
-    private final int iterations;
-    private final long[][] cellsByGroup; // geography · iterations + iteration; null = empty
-    private final long rows;
+  /** The exact counts of the groups of one level, and the backend rows they came from. */
+  public static final class Counts extends GroupCellCounts {
+    private long rows; // set before the instance escapes
 
-    private Counts(int iterations, long[][] cellsByGroup, long rows) {
-      this.iterations = iterations;
-      this.cellsByGroup = cellsByGroup;
-      this.rows = rows;
-    }
-
-    @Override
-    public GroupCounts counts(int geography, int iteration) {
-      long[] c = cellsByGroup[geography * iterations + iteration];
-      return c == null ? null : GroupCounts.ofCells(c);
+    private Counts(PopulationLevel level, int cells) {
+      super(level.geographies().size(), level.iterations().size(), cells);
     }
 
     /** The number of result rows of the backend statement that measured this level. */
@@ -54,17 +43,9 @@ public final class AdaptiveMeasurement {
       return rows;
     }
 
-    /** The total over all groups: Σ over persons of the groups they are counted in. */
-    public long memberships() {
-      long s = 0;
-      for (long[] c : cellsByGroup) {
-        if (c != null) {
-          for (long v : c) {
-            s += v;
-          }
-        }
-      }
-      return s;
+    /** One result row's count, added while the statement is read. */
+    private void count(int geography, int iteration, int cell, long n) {
+      add(geography, iteration, cell, n);
     }
   }
 
@@ -124,17 +105,17 @@ public final class AdaptiveMeasurement {
     List<AdaptiveTablePolicy.Column> geoColumns = sql.geographyColumns();
     int[] geoColumnOf = new int[n]; // index in the statement's G columns, or -1
     List<Map<String, Integer>> geo = new ArrayList<>();
-    long[][][] byGroup = new long[n][][];
+    List<Counts> out = new ArrayList<>();
+    int cells = table.spec().cellCount();
     for (int k = 0; k < n; k++) {
       int l = levelIndices.get(k);
       PopulationLevel level = table.spec().levels().get(l);
       AdaptiveTablePolicy.Column column = table.geographyColumns().get(l);
       geoColumnOf[k] = column == null ? -1 : geoColumns.indexOf(column);
       geo.add(index(level.geographies()));
-      byGroup[k] = new long[level.groupCount()][];
+      out.add(new Counts(level, cells));
     }
     int ages = table.spec().finestAgeCount();
-    int cells = table.spec().cellCount();
     int iterations = first.iterations().size();
     long rows = 0;
     String[] geoValues = new String[geoColumns.size()];
@@ -171,21 +152,14 @@ public final class AdaptiveMeasurement {
               if (g == null) {
                 continue; // a unit this level does not declare: not counted
               }
-              int group = g * iterations + i;
-              long[] c = byGroup[k][group];
-              if (c == null) {
-                c = new long[cells];
-                byGroup[k][group] = c;
-              }
-              c[s * ages + a] += count;
+              out.get(k).count(g, i, s * ages + a, count);
             }
           }
         }
       }
     }
-    List<Counts> out = new ArrayList<>();
-    for (int k = 0; k < n; k++) {
-      out.add(new Counts(iterations, byGroup[k], rows));
+    for (Counts c : out) {
+      c.rows = rows;
     }
     return out;
   }
