@@ -65,11 +65,7 @@ public final class SafeTabBench {
         "generated %s in %.2f s; peak heap %.2f GiB%n", census, (t1 - t0) / 1e9, HeapPeak.gib());
 
     List<Integer> finest = AgeBinning.AGE23_LOWER_YEARS;
-    List<AgeBinning> binnings =
-        List.of(
-            AgeBinning.censusAge4(finest),
-            AgeBinning.censusAge9(finest),
-            AgeBinning.censusAge23(finest));
+    List<AgeBinning> binnings = AgeBinning.census(finest);
     int[] geographyLevels = {SyntheticCensus.NATION, SyntheticCensus.STATE, SyntheticCensus.COUNTY};
     String[] names = {"Nation", "State", "County"};
     long[] moe = {6, 6, 11};

@@ -113,6 +113,12 @@ public final class AgeBinning {
     return ofYears("Age23", finestLowerYears, AGE23_LOWER_YEARS);
   }
 
+  /** The Census binnings Age4, Age9 and Age23 (coarse to fine) over the finest categories. */
+  public static List<AgeBinning> census(List<Integer> finestLowerYears) {
+    return List.of(censusAge4(finestLowerYears), censusAge9(finestLowerYears),
+        censusAge23(finestLowerYears));
+  }
+
   /** The binning's name. */
   public String name() {
     return name;

@@ -28,10 +28,7 @@ class BudgetArithmeticTest {
         100,
         1000,
         List.of("M", "F"),
-        List.of(
-            AgeBinning.censusAge4(years),
-            AgeBinning.censusAge9(years),
-            AgeBinning.censusAge23(years)));
+        AgeBinning.census(years));
   }
 
   @Test
@@ -124,10 +121,7 @@ class BudgetArithmeticTest {
             2,
             3,
             List.of("M", "F"),
-            List.of(
-                AgeBinning.censusAge4(years),
-                AgeBinning.censusAge9(years),
-                AgeBinning.censusAge23(years)));
+            AgeBinning.census(years));
     assertEquals(
         6, new NoisyCount(BaseMechanism.GEOMETRIC, spec.stepTwoBudget(level)).marginOfError95());
     assertEquals(

@@ -142,10 +142,7 @@ class SafeTabPaperNumbersTest {
         100,
         1000,
         List.of("M", "F"),
-        List.of(
-            AgeBinning.censusAge4(years),
-            AgeBinning.censusAge9(years),
-            AgeBinning.censusAge23(years)));
+        AgeBinning.census(years));
   }
 
   @Test
