@@ -59,6 +59,10 @@ final class AdaptiveExecutor {
       ResultColumn.bigint("COUNT", false),
       ResultColumn.bigint("MOE_95", false));
 
+  /** The index of COUNT in {@link #COLUMNS}. */
+  private static final int COUNT_COLUMN = COLUMNS.stream().map(ResultColumn::label).toList()
+      .indexOf("COUNT");
+
   /** The ledger's mechanism name. */
   static final String MECHANISM = "safetab";
 
@@ -199,13 +203,11 @@ final class AdaptiveExecutor {
    * clipping at 0 too.
    */
   static ResultTable nonNegative(ResultTable t) {
-    int count = COLUMNS.indexOf(COLUMNS.stream().filter(c -> c.label().equals("COUNT"))
-        .findFirst().orElseThrow());
     List<Object[]> rows = new ArrayList<>(t.rows().size());
     for (Object[] r : t.rows()) {
-      if ((Long) r[count] < 0) {
+      if ((Long) r[COUNT_COLUMN] < 0) {
         Object[] c = r.clone();
-        c[count] = 0L;
+        c[COUNT_COLUMN] = 0L;
         rows.add(c);
       } else {
         rows.add(r);

@@ -374,7 +374,7 @@ final class ReleaseCodec {
   // ------------------------------------------------------------------------------- pieces
 
   private static TablePolicy table(Policy policy, String name) throws IOException {
-    return policy.tables().values().stream().filter(t -> t.name().equals(name)).findFirst()
+    return policy.table(name)
         .orElseThrow(() -> new IOException("the policy has no table " + name + " any more"));
   }
 
