@@ -46,6 +46,7 @@ import org.dpsql.sql.Mechanism;
 import org.dpsql.sql.WorkloadQuery;
 import org.dpsql.sql.AnalyzedStatement;
 import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.relational.ReleasePlan;
 
 /**
  * One dpsql connection: the backend connection, the data owner's policy, the connection's budget
@@ -78,6 +79,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private final SpatialExecutor spatial;
   private final AdaptiveExecutor adaptive;
   private final SystemCatalog systemCatalog = new SystemCatalog();
+  private final PostProcessor postProcessor = new PostProcessor();
   private final Releases releases;
 
   private DpsqlSession(Connection backend, Policy policy, BackendCatalog catalog,
@@ -223,6 +225,16 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
 
   private PreparedQuery prepareWithinLimits(String sql) throws SQLException {
     AnalyzedStatement st = analyzer.analyze(sql);
+    if (st instanceof AnalyzedStatement.Composite c) {
+      List<List<ResultColumn>> released = new ArrayList<>();
+      for (PreparedQuery part : prepareReleases(c)) {
+        released.add(part.columns());
+      }
+      return new PreparedQuery(sql, st, postProcessor.describe(c.plan(), released), List.of());
+    }
+    if (st instanceof AnalyzedStatement.ExplainComposite) {
+      return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
+    }
     if (st instanceof AnalyzedStatement.PrivateWorkload w) {
       checkBudgetParameters(w.query().hint()); // bad privacy parameters are refused at prepare
       checkCells(WorkloadPlan.cellCount(w.query()), "this workload");
@@ -318,9 +330,86 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     return n;
   }
 
+  /** The private aggregates of a composite statement, each prepared as a statement of its own. */
+  private List<PreparedQuery> prepareReleases(AnalyzedStatement.Composite c) throws SQLException {
+    List<PreparedQuery> parts = new ArrayList<>();
+    for (org.dpsql.sql.relational.ReleasePlan.Release r : c.plan().releases()) {
+      parts.add(prepareWithinLimits(r.coreSql()));
+    }
+    return parts;
+  }
+
+  /**
+   * A composite statement: every private aggregate is released (each paid once, repeats free),
+   * the public inputs are read from the backend, and the post-processing statement computes the
+   * result from them. Before anything is measured, the parts not yet released must fit the budget
+   * together, so a statement is never half paid for want of budget.
+   */
+  private ResultTable executeComposite(AnalyzedStatement.Composite c) throws SQLException {
+    if (c.plan().empty()) {
+      return postProcessor.run(c.plan(), List.of(), List.of());
+    }
+    List<PreparedQuery> parts = prepareReleases(c);
+    PrivacyCost total = null;
+    for (PreparedQuery part : parts) {
+      if (part.noise() != null && !releases.isAnswered(new Releases.AnswerKey(
+          part.statement().normalizedSql(), List.of()))) {
+        total = total == null ? part.noise().charge() : total.plus(part.noise().charge());
+      }
+    }
+    if (total != null && !accountant.canAfford(total)) {
+      throw new BudgetExceededException(accountant.accounting(), total, accountant.remaining());
+    }
+    List<ResultTable> released = new ArrayList<>();
+    for (PreparedQuery part : parts) {
+      released.add(executeWithinLimits(part, List.of()));
+    }
+    List<ResultTable> inputs = new ArrayList<>();
+    for (org.dpsql.sql.relational.ReleasePlan.PublicInput p : c.plan().publicInputs()) {
+      try {
+        inputs.add(runOn(backend, p.backendSql(), List.of()));
+      } catch (SQLException e) {
+        throw StatementTimeout.isTimeout(e) ? e : SqlStates.publicStatementFailure(e);
+      }
+    }
+    return postProcessor.run(c.plan(), released, inputs);
+  }
+
+  /** EXPLAIN of a composite statement: its relational plan, then each release's own plan. */
+  private ResultTable explainComposite(AnalyzedStatement.Composite c) throws SQLException {
+    List<Object[]> rows = new ArrayList<>();
+    int n = c.plan().releases().size();
+    rows.add(new Object[] {"statement with " + n + " private aggregate" + (n == 1 ? "" : "s")
+        + (n > 1 ? ", the statement's budget split equally among them" : "")
+        + "; everything else is post-processing of the released rows (no budget)"});
+    for (String line : c.plan().plan().split("\\R")) {
+      if (!line.isBlank()) {
+        rows.add(new Object[] {"  " + line});
+      }
+    }
+    for (ReleasePlan.PublicInput p : c.plan().publicInputs()) {
+      rows.add(new Object[] {"public input " + p.table() + " (backend): " + p.backendSql()});
+    }
+    for (ReleasePlan.Release r : c.plan().releases()) {
+      rows.add(new Object[] {"release " + r.table() + ": " + r.coreSql()});
+      ResultTable inner = executeWithinLimits(prepareWithinLimits("EXPLAIN PLAN FOR "
+          + r.coreSql()), List.of());
+      for (Object[] row : inner.rows()) {
+        rows.add(new Object[] {"  " + row[0]});
+      }
+    }
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+  }
+
   private ResultTable executeWithinLimits(PreparedQuery q, List<Object> parameters)
       throws SQLException {
     AnalyzedStatement st = q.statement();
+    if (st instanceof AnalyzedStatement.Composite c) {
+      return executeComposite(c);
+    }
+    if (st instanceof AnalyzedStatement.ExplainComposite e) {
+      return explainComposite(e.composite());
+    }
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       return releaseOnce(p.normalizedSql(), q, parameters);
     }
@@ -597,6 +686,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   public void close() throws SQLException {
     try {
       systemCatalog.close();
+      postProcessor.close();
     } finally {
       backend.close();
     }

@@ -124,6 +124,11 @@ public final class Releases {
     return answers.putIfAbsent(key, mine);
   }
 
+  /** Whether {@code key} has been released (or is being released) already. */
+  boolean isAnswered(AnswerKey key) {
+    return answers.containsKey(key);
+  }
+
   /** Forgets a failed attempt, so that a later identical statement tries again. */
   void forget(AnswerKey key, CompletableFuture<ResultTable> mine) {
     answers.remove(key, mine);

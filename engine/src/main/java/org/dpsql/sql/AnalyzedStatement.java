@@ -57,6 +57,19 @@ public sealed interface AnalyzedStatement {
   /** A query over the {@code DPSQL} system schema only. */
   record SystemQuery(String sql, String normalizedSql) implements AnalyzedStatement {}
 
+  /**
+   * A statement whose private parts are aggregates with anything around them: each private
+   * aggregate is released on its own ({@code releases}, one per {@link
+   * org.dpsql.sql.relational.ReleasePlan.Release}, each a {@link PrivateAggregate} or {@link
+   * PrivateWorkload}), and {@code plan}'s post-processing statement computes the result from the
+   * released rows and public data.
+   */
+  record Composite(org.dpsql.sql.relational.ReleasePlan plan, List<AnalyzedStatement> releases,
+      String normalizedSql) implements AnalyzedStatement {}
+
+  /** {@code EXPLAIN PLAN FOR} a {@link Composite} statement: describes it, spends nothing. */
+  record ExplainComposite(Composite composite, String normalizedSql) implements AnalyzedStatement {}
+
   /** The JDBC type of a dynamic parameter, as validation inferred it. */
   record ParameterInfo(int jdbcType, String typeName, int precision, int scale) {}
 }

@@ -115,4 +115,57 @@ public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mecha
     }
     return v;
   }
+
+  /**
+   * This hint's share when one statement's budget is split equally among {@code parts} private
+   * aggregates: the hint's own budget, or where it names none the data owner's {@code
+   * defaultQuery}, divided by {@code parts} (every component: ε, δ and ρ). The other options are
+   * kept. With one part the hint is returned unchanged.
+   */
+  public DpHint share(int parts, org.dpsql.policy.BudgetAmount defaultQuery) {
+    if (parts <= 1) {
+      return this;
+    }
+    BigDecimal e = epsilon;
+    BigDecimal d = delta;
+    BigDecimal r = rho;
+    if (e == null && r == null) {
+      e = defaultQuery.epsilon();
+      r = defaultQuery.rho();
+    }
+    if (d == null && e != null) {
+      d = defaultQuery.delta();
+    }
+    BigDecimal n = BigDecimal.valueOf(parts);
+    java.math.MathContext mc = java.math.MathContext.DECIMAL64;
+    return new DpHint(e == null ? null : e.divide(n, mc), d == null ? null : d.divide(n, mc),
+        r == null ? null : r.divide(n, mc), mechanism, ci, range);
+  }
+
+  /**
+   * The hint as SQL ({@code /*+ DP(epsilon='0.5', ...) *}{@code /}), or the empty string for
+   * {@link #NONE}; {@link #parse} of its options gives this hint back.
+   */
+  public String sqlText() {
+    java.util.List<String> kv = new java.util.ArrayList<>();
+    if (epsilon != null) {
+      kv.add("epsilon='" + epsilon.toString() + "'");
+    }
+    if (delta != null) {
+      kv.add("delta='" + delta.toString() + "'");
+    }
+    if (rho != null) {
+      kv.add("rho='" + rho.toString() + "'");
+    }
+    if (mechanism != Mechanism.AUTO) {
+      kv.add("mechanism='" + mechanism.sqlName() + "'");
+    }
+    if (ci != null) {
+      kv.add("ci='" + ci + "'");
+    }
+    if (range != null) {
+      kv.add("answer_range='" + range.lo() + "," + range.hi() + "'");
+    }
+    return kv.isEmpty() ? "" : "/*+ DP(" + String.join(", ", kv) + ") */";
+  }
 }

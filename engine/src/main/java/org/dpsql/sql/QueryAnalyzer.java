@@ -66,7 +66,9 @@ public final class QueryAnalyzer {
   /** The schema of the system tables (contract §5). */
   public static final String SYSTEM_SCHEMA = "DPSQL";
 
-  private final SqlParser.Config parserConfig;
+  private final LenientParser parser;
+  private final org.dpsql.sql.relational.RelationalPlanner relationalPlanner;
+  private final org.dpsql.sql.relational.PrivacyAnalysis privacyAnalysis;
 
   private static final Set<String> DDL_WORDS = Set.of(
       "CREATE", "DROP", "ALTER", "TRUNCATE", "GRANT", "REVOKE", "RENAME", "COMMENT", "SET", "CALL",
@@ -110,11 +112,10 @@ public final class QueryAnalyzer {
     this.backendDialect = backendDialect;
     // unquoted identifiers fold the way the backend folds them (upper for H2, lower for
     // PostgreSQL), so public-table SQL written back for the backend names the same objects
-    this.parserConfig = SqlParser.config()
-        .withUnquotedCasing(backendDialect.getUnquotedCasing())
-        .withQuotedCasing(Casing.UNCHANGED)
-        .withCaseSensitive(false)
-        .withConformance(SqlConformanceEnum.LENIENT);
+    this.parser = new LenientParser(backendDialect.getUnquotedCasing());
+    this.relationalPlanner = new org.dpsql.sql.relational.RelationalPlanner(policy, catalog,
+        defaultSchema);
+    this.privacyAnalysis = new org.dpsql.sql.relational.PrivacyAnalysis(policy, backendDialect);
     this.rootSchema = ValidationSchema.build(catalog);
     this.defaultSchemaPath = defaultSchema == null ? List.of() : List.of(defaultSchema);
     java.util.Properties p = new java.util.Properties();
@@ -126,6 +127,10 @@ public final class QueryAnalyzer {
   public AnalyzedStatement analyze(String sql) throws SQLException {
     SqlNode node = parse(sql);
     String normalized = node.toSqlString(AnsiSqlDialect.DEFAULT).getSql();
+    if (node.isA(SqlKind.DDL)) {
+      throw SqlStates.notAllowed("dpsql connections are read-only: " + node.getKind()
+          + " statements are not allowed; the data owner changes the backend directly");
+    }
     switch (node.getKind()) {
       case INSERT, UPDATE, DELETE, MERGE -> throw SqlStates.notAllowed(
           "dpsql connections are read-only: " + node.getKind() + " is not allowed; "
@@ -137,7 +142,18 @@ public final class QueryAnalyzer {
           throw SqlStates.notSupported(
               "EXPLAIN PLAN FOR is for queries over private tables; run queries on public tables directly");
         }
-        Object q = analyzePrivate(inner, parse(sql), t);
+        Object q;
+        try {
+          q = analyzePrivate(inner, parse(sql), t);
+        } catch (SQLException e) {
+          if (!answeredRelationally(e)) {
+            throw e;
+          }
+          SqlNode fresh = ((SqlExplain) parse(sql)).getExplicandum();
+          return new AnalyzedStatement.ExplainComposite(
+              composite(fresh, fresh.toSqlString(AnsiSqlDialect.DEFAULT).getSql(), e),
+              normalized);
+        }
         return q instanceof WorkloadQuery w
             ? new AnalyzedStatement.ExplainWorkload(w, normalized)
             : new AnalyzedStatement.Explain((AggregateQuery) q, normalized);
@@ -165,11 +181,116 @@ public final class QueryAnalyzer {
       return new AnalyzedStatement.PassThrough(node.toSqlString(backendDialect).getSql(), normalized);
     }
     SqlNode fresh = parse(sql);
-    List<AnalyzedStatement.ParameterInfo> params = validate(fresh);
+    List<AnalyzedStatement.ParameterInfo> params;
+    Object q;
+    try {
+      params = validate(fresh);
+      q = analyzePrivate(node, null, t);
+    } catch (SQLException e) {
+      if (!answeredRelationally(e)) {
+        throw e;
+      }
+      return composite(parse(sql), normalized, e);
+    }
+    return q instanceof WorkloadQuery w
+        ? new AnalyzedStatement.PrivateWorkload(w, normalized, params)
+        : new AnalyzedStatement.PrivateAggregate((AggregateQuery) q, normalized, params);
+  }
+
+  /**
+   * Whether a statement that the single-aggregate analysis refused goes to the relational front
+   * end instead: refusals of a shape (XDP03), of raw rows or of constructs that may be fine inside
+   * a larger statement (XDP02), and validation errors of the stricter validator (42000).
+   */
+  private static boolean answeredRelationally(SQLException e) {
+    return SqlStates.NOT_SUPPORTED.equals(e.getSQLState())
+        || SqlStates.NOT_ALLOWED.equals(e.getSQLState()) || "42000".equals(e.getSQLState());
+  }
+
+  /**
+   * A statement whose private parts are aggregates inside a larger statement (subqueries, CTEs,
+   * HAVING, window functions, arithmetic, joins with public data, unions, schema probes): planned
+   * relationally and split at its private aggregates, each of which is analysed as a
+   * single-aggregate statement of its own.
+   */
+  private AnalyzedStatement.Composite composite(SqlNode node, String normalized,
+      SQLException refusal) throws SQLException {
+    try {
+      return composite(node, normalized);
+    } catch (SQLException e) {
+      // a statement the relational validator cannot even read (a column outside the policy, a
+      // type error), or a private aggregate over a join, is best explained by the single-aggregate
+      // analysis, which sees every backend column and knows joins with public lookup tables
+      boolean unreadable = e.getSQLState() != null && e.getSQLState().startsWith("42");
+      throw unreadable || org.dpsql.sql.relational.CoreAggregate.refusesJoin(e) ? refusal : e;
+    }
+  }
+
+  private AnalyzedStatement.Composite composite(SqlNode node, String normalized)
+      throws SQLException {
+    if (hasDynamicParameters(node)) {
+      throw SqlStates.notSupported("parameters (?) are supported in single aggregate statements"
+          + " (SELECT ... FROM table WHERE ... GROUP BY ...); in statements with subqueries, CTEs,"
+          + " HAVING or post-processing write the values as literals");
+    }
+    DpHint hint = statementHint(node);
+    org.apache.calcite.rel.RelNode plan = relationalPlanner.plan(node);
+    org.dpsql.sql.relational.ReleasePlan split = privacyAnalysis.split(plan, hint);
+    List<AnalyzedStatement> parts = new ArrayList<>();
+    for (org.dpsql.sql.relational.ReleasePlan.Release r : split.releases()) {
+      AnalyzedStatement part = analyzeCanonical(r.coreSql());
+      parts.add(part);
+    }
+    return new AnalyzedStatement.Composite(split, parts, normalized);
+  }
+
+  /** A canonical single-aggregate statement, analysed without the relational fallback. */
+  private AnalyzedStatement analyzeCanonical(String sql) throws SQLException {
+    SqlNode node = parse(sql);
+    Tables t = tablesOf(node);
+    String normalized = node.toSqlString(AnsiSqlDialect.DEFAULT).getSql();
+    List<AnalyzedStatement.ParameterInfo> params = validate(parse(sql));
     Object q = analyzePrivate(node, null, t);
     return q instanceof WorkloadQuery w
         ? new AnalyzedStatement.PrivateWorkload(w, normalized, params)
         : new AnalyzedStatement.PrivateAggregate((AggregateQuery) q, normalized, params);
+  }
+
+  private static boolean hasDynamicParameters(SqlNode node) {
+    boolean[] found = new boolean[1];
+    node.accept(new SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(org.apache.calcite.sql.SqlDynamicParam param) {
+        found[0] = true;
+        return null;
+      }
+    });
+    return found[0];
+  }
+
+  /** The one DP hint of a statement (on any of its SELECTs), or {@link DpHint#NONE}. */
+  private static DpHint statementHint(SqlNode node) throws SQLException {
+    List<SqlSelect> selects = new ArrayList<>();
+    node.accept(new SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(SqlCall call) {
+        if (call instanceof SqlSelect s && s.getHints() != null && !s.getHints().isEmpty()) {
+          selects.add(s);
+        }
+        return super.visit(call);
+      }
+    });
+    DpHint hint = DpHint.NONE;
+    for (SqlSelect s : selects) {
+      DpHint h = readHint(s);
+      if (!hint.equals(DpHint.NONE) && !h.equals(hint)) {
+        throw SqlStates.badPrivacyParameter("a statement has one DP budget: put one DP hint on "
+            + "one of its SELECTs (this one has different hints); its budget is split among the "
+            + "statement's private aggregates");
+      }
+      hint = h;
+    }
+    return hint;
   }
 
   /**
@@ -493,7 +614,7 @@ public final class QueryAnalyzer {
   private SqlNode parse(String sql) throws SQLException {
     sql = quoteExplainFunction(sql);
     try {
-      return SqlParser.create(sql, parserConfig).parseStmt();
+      return parser.parse(sql);
     } catch (SqlParseException e) {
       String first = sql.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
       if (DDL_WORDS.contains(first)) {
@@ -1036,7 +1157,8 @@ public final class QueryAnalyzer {
     return table.get();
   }
 
-  private static DpHint readHint(SqlSelect select) throws SQLException {
+  /** The DP hint of one SELECT ({@link DpHint#NONE} when it has none). */
+  public static DpHint readHint(SqlSelect select) throws SQLException {
     DpHint hint = DpHint.NONE;
     if (select.getHints() == null) {
       return hint;

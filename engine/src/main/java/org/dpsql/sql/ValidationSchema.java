@@ -20,15 +20,32 @@ import org.dpsql.backend.BackendTable;
  * backend schema, holding exactly the tables the policy names (with all their backend columns, so
  * that a reference to a column outside the policy is reported as such rather than as unknown).
  */
-final class ValidationSchema {
+public final class ValidationSchema {
   private ValidationSchema() {}
 
   static CalciteSchema build(BackendCatalog catalog) {
+    return build(catalog, null);
+  }
+
+  /**
+   * The schema with, for each private table of {@code policy} (when not null), only its policy
+   * columns and its privacy-unit column: what {@code SELECT *} expands to and what a BI tool's
+   * schema probe shows. Public tables keep all their columns.
+   */
+  public static CalciteSchema build(BackendCatalog catalog, org.dpsql.policy.Policy policy) {
     CalciteSchema root = CalciteSchema.createRootSchema(false, false);
     Map<String, Map<String, Table>> bySchema = new HashMap<>();
     for (BackendTable t : catalog.tables()) {
+      List<BackendColumn> columns = t.columns();
+      java.util.Optional<org.dpsql.policy.TablePolicy> tp =
+          policy == null ? java.util.Optional.empty() : policy.table(t.name());
+      if (tp.isPresent() && !tp.get().isPublic()) {
+        org.dpsql.policy.TablePolicy p = tp.get();
+        columns = columns.stream().filter(c -> p.column(c.name()).isPresent()
+            || c.name().equalsIgnoreCase(p.privacyUnit())).toList();
+      }
       bySchema.computeIfAbsent(t.schema() == null ? "" : t.schema(), k -> new HashMap<>())
-          .put(t.name(), new ColumnsTable(t.columns()));
+          .put(t.name(), new ColumnsTable(columns));
     }
     bySchema.forEach((schemaName, tables) -> root.add(schemaName, new AbstractSchema() {
       @Override
@@ -40,7 +57,7 @@ final class ValidationSchema {
   }
 
   /** Maps a JDBC type to the Calcite type used for validation. */
-  static RelDataType toCalcite(RelDataTypeFactory tf, BackendColumn c) {
+  public static RelDataType toCalcite(RelDataTypeFactory tf, BackendColumn c) {
     SqlTypeName name = SqlTypeName.getNameForJdbcType(c.jdbcType());
     RelDataType type;
     if (name == null || c.jdbcType() == Types.OTHER || c.jdbcType() == Types.JAVA_OBJECT) {

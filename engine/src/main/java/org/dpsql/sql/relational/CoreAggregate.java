@@ -1,0 +1,206 @@
+package org.dpsql.sql.relational;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.rel2sql.SqlImplementor;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.dialect.CalciteSqlDialect;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.dpsql.errors.SqlStates;
+import org.dpsql.sql.DpHint;
+
+/**
+ * One private aggregate of a plan written as the canonical single-table statement that dpsql's
+ * measurement layer answers: {@code SELECT keys, aggregates FROM table WHERE filter GROUP BY keys}.
+ * The aggregate's input may be any stack of filters and projections over one private table (what
+ * subqueries, CTEs and BI tools' "custom SQL" sources become): each filter and each aggregated or
+ * grouped field is traced through the projections back to the table's columns.
+ *
+ * <p>Guarantees: the canonical statement computes exactly the aggregate's rows (group keys first,
+ * in the aggregate's order, then the aggregate calls), so its released rows can stand in for the
+ * aggregate; every policy check (columns, domains, clamps, filter operators, bounding) is then made
+ * on it by the same analyser as for statements written in that form, and the same aggregate
+ * reached through different SQL has the same canonical text, so it is released once. What cannot
+ * be traced is refused with XDP03 naming the construct.
+ */
+public final class CoreAggregate {
+  private static final SqlDialect DIALECT = CalciteSqlDialect.DEFAULT;
+
+  private CoreAggregate() {}
+
+  /** The canonical statement of {@code aggregate}, with {@code hint} as its DP hint. */
+  static String sql(Aggregate aggregate, DpHint hint) throws SQLException {
+    List<RelNode> chain = new ArrayList<>();
+    RelNode node = aggregate.getInput();
+    while (node instanceof Project || node instanceof Filter) {
+      chain.add(node);
+      node = node.getInput(0);
+    }
+    if (!(node instanceof TableScan scan)) {
+      throw new ShapeRefusal(node instanceof org.apache.calcite.rel.core.Join, "an aggregate over a private table may read that table through "
+          + "filters, projections, subqueries and CTEs; this one reads " + describe(node)
+          + " (joins and unions below a private aggregate are not supported yet: aggregate each "
+          + "table separately and combine the released rows)");
+    }
+    List<String> columns = scan.getRowType().getFieldNames();
+    List<RexNode> fields = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      fields.add(new RexInputRef(i, scan.getRowType().getFieldList().get(i).getType()));
+    }
+    List<RexNode> conditions = new ArrayList<>();
+    for (int c = chain.size() - 1; c >= 0; c--) {
+      RelNode r = chain.get(c);
+      if (r instanceof Filter f) {
+        conditions.add(traced(f.getCondition(), fields));
+      } else {
+        List<RexNode> next = new ArrayList<>();
+        for (RexNode e : ((Project) r).getProjects()) {
+          next.add(traced(e, fields));
+        }
+        fields = next;
+      }
+    }
+    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      throw SqlStates.notSupported("ROLLUP, CUBE and GROUPING SETS over a subquery are not "
+          + "supported yet; write them over the private table directly");
+    }
+    List<String> select = new ArrayList<>();
+    List<String> groupBy = new ArrayList<>();
+    int out = 0;
+    for (int key : aggregate.getGroupSet()) {
+      String column = column(fields.get(key), columns, "GROUP BY");
+      groupBy.add(quote(column));
+      select.add(quote(column) + " AS " + quote("C" + out++));
+    }
+    for (AggregateCall call : aggregate.getAggCallList()) {
+      select.add(aggregate(call, fields, columns) + " AS " + quote("C" + out++));
+    }
+    StringBuilder sql = new StringBuilder("SELECT ");
+    String hintText = hint.sqlText();
+    if (!hintText.isEmpty()) {
+      sql.append(hintText).append(' ');
+    }
+    sql.append(String.join(", ", select)).append(" FROM ");
+    List<String> name = scan.getTable().getQualifiedName();
+    for (int i = 0; i < name.size(); i++) {
+      sql.append(i == 0 ? "" : ".").append(quote(name.get(i)));
+    }
+    if (!conditions.isEmpty()) {
+      RexNode where = RexUtil.composeConjunction(aggregate.getCluster().getRexBuilder(), conditions);
+      where = RexUtil.expandSearch(aggregate.getCluster().getRexBuilder(), null, where);
+      SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(DIALECT,
+          i -> new SqlIdentifier(columns.get(i), SqlParserPos.ZERO));
+      sql.append(" WHERE ").append(context.toSql(null, where).toSqlString(DIALECT).getSql());
+    }
+    if (!groupBy.isEmpty()) {
+      sql.append(" GROUP BY ").append(String.join(", ", groupBy));
+    }
+    return sql.toString();
+  }
+
+  /** COUNT(*), COUNT(col), SUM(col) or AVG(col) of a traced aggregate call. */
+  private static String aggregate(AggregateCall call, List<RexNode> fields, List<String> columns)
+      throws SQLException {
+    String name = call.getAggregation().getName();
+    if (call.filterArg >= 0) {
+      throw SqlStates.notSupported(name + "(...) FILTER (WHERE ...) over a private table is not "
+          + "supported yet; move the condition into WHERE");
+    }
+    if (call.isDistinct()) {
+      throw SqlStates.notSupported(name + "(DISTINCT ...) is not supported privately yet; drop "
+          + "DISTINCT");
+    }
+    SqlKind kind = call.getAggregation().getKind();
+    if (kind == SqlKind.COUNT) {
+      if (call.getArgList().isEmpty()) {
+        return "COUNT(*)";
+      }
+      RexNode arg = fields.get(call.getArgList().get(0));
+      if (arg instanceof RexLiteral lit && !lit.isNull()) {
+        return "COUNT(*)"; // COUNT(1): every row
+      }
+      return "COUNT(" + quote(column(arg, columns, "COUNT")) + ")";
+    }
+    if (kind == SqlKind.SUM || kind == SqlKind.SUM0 || kind == SqlKind.AVG) {
+      String fn = kind == SqlKind.AVG ? "AVG" : "SUM";
+      RexNode arg = fields.get(call.getArgList().get(0));
+      return fn + "(" + quote(column(arg, columns, fn)) + ")";
+    }
+    throw SqlStates.notSupported(name + " cannot be answered privately by dpsql yet; supported "
+        + "aggregates are COUNT(*), COUNT(col), SUM(col) and AVG(col)");
+  }
+
+  /** The table column an expression is, or XDP03 naming the expression. */
+  private static String column(RexNode e, List<String> columns, String clause)
+      throws SQLException {
+    if (e instanceof RexInputRef ref) {
+      return columns.get(ref.getIndex());
+    }
+    String shown = e.accept(new RexShuttle() {
+      @Override
+      public RexNode visitInputRef(RexInputRef ref) {
+        return ref; // printed as $i: replaced below
+      }
+    }).toString();
+    for (int i = columns.size() - 1; i >= 0; i--) {
+      shown = shown.replace("$" + i, columns.get(i));
+    }
+    throw SqlStates.notSupported(clause + " of the expression " + shown + " over a private table"
+        + " is not supported yet; " + clause + " a policy column directly");
+  }
+
+  /** {@code e} with the input fields replaced by their expressions over the table's columns. */
+  private static RexNode traced(RexNode e, List<RexNode> fields) {
+    return e.accept(new RexShuttle() {
+      @Override
+      public RexNode visitInputRef(RexInputRef ref) {
+        return fields.get(ref.getIndex());
+      }
+    });
+  }
+
+  private static String quote(String identifier) {
+    return DIALECT.quoteIdentifier(identifier);
+  }
+
+  /**
+   * XDP03 for an input of a private aggregate that is not filters and projections over one table;
+   * {@code overJoin} tells whether that input is a join (the single-table analysis knows joins
+   * with public lookup tables and names their problems more precisely).
+   */
+  static final class ShapeRefusal extends SQLException {
+    private final boolean overJoin;
+
+    ShapeRefusal(boolean overJoin, String message) {
+      super(message, SqlStates.NOT_SUPPORTED);
+      this.overJoin = overJoin;
+    }
+
+    boolean overJoin() {
+      return overJoin;
+    }
+  }
+
+  /** Whether {@code e} refuses a private aggregate over a join. */
+  public static boolean refusesJoin(SQLException e) {
+    return e instanceof ShapeRefusal s && s.overJoin();
+  }
+
+  static String describe(RelNode node) {
+    return node.getRelTypeName().replace("Logical", "").toLowerCase(java.util.Locale.ROOT);
+  }
+}

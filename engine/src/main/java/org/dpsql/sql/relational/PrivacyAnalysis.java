@@ -1,0 +1,291 @@
+package org.dpsql.sql.relational;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelOptPredicateList;
+import org.apache.calcite.prepare.RelOptTableImpl;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.logical.LogicalTableScan;
+import org.apache.calcite.rel.rel2sql.RelToSqlConverter;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexSimplify;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.dialect.H2SqlDialect;
+import org.dpsql.errors.SqlStates;
+import org.dpsql.policy.BudgetAmount;
+import org.dpsql.policy.Policy;
+import org.dpsql.policy.TablePolicy;
+import org.dpsql.sql.DpHint;
+
+/**
+ * Finds the private aggregates of a plan and splits it into a {@link ReleasePlan}.
+ *
+ * <p>A <em>private aggregate</em> is an {@link Aggregate} whose input reaches a private table
+ * without passing another aggregate. It is replaced by a release node: a table of its released
+ * (noisy) rows. Every maximal part of the plan that reads only public tables is replaced by a
+ * public input, run in the backend. What remains above is post-processing and runs over released
+ * rows and public data only.
+ *
+ * <p>Guarantees: a private table is never reached except through a private aggregate; a plan that
+ * would return its rows (a projection or filter of it without an aggregate) is refused with XDP02,
+ * unless the plan is provably empty (a schema probe), which reads nothing. The statement's budget
+ * (its DP hint, or the policy's {@code default_query}) is split equally among its private
+ * aggregates, so a statement costs the same whatever the number of its aggregates.
+ */
+public final class PrivacyAnalysis {
+  private final Policy policy;
+  private final SqlDialect backendDialect;
+
+  /** An analysis for {@code policy}; public parts are written in {@code backendDialect}. */
+  public PrivacyAnalysis(Policy policy, SqlDialect backendDialect) {
+    this.policy = policy;
+    this.backendDialect = backendDialect;
+  }
+
+  /** Splits {@code plan} at its private aggregates; {@code hint} is the statement's DP hint. */
+  public ReleasePlan split(RelNode plan, DpHint hint) throws SQLException {
+    if (isEmpty(plan)) {
+      return new ReleasePlan(List.of(), List.of(), null, plan.getRowType(),
+          RelOptUtil.toString(plan), true);
+    }
+    List<Aggregate> aggregates = new ArrayList<>();
+    collectPrivateAggregates(plan, aggregates);
+    if (aggregates.isEmpty()) {
+      throw rawRows(plan);
+    }
+    BudgetAmount defaults = policy.budget().defaultQuery();
+    DpHint share = hint.share(aggregates.size(), defaults);
+    Map<RelNode, ReleasePlan.Release> releases = new IdentityHashMap<>();
+    for (Aggregate a : aggregates) {
+      releases.put(a, new ReleasePlan.Release("R" + releases.size(), CoreAggregate.sql(a, share)));
+    }
+    List<ReleasePlan.PublicInput> inputs = new ArrayList<>();
+    RelNode post = unpadded(replace(plan, releases, inputs));
+    RelToSqlConverter toH2 = new RelToSqlConverter(H2SqlDialect.DEFAULT);
+    String postSql = toH2.visitRoot(post).asStatement().toSqlString(H2SqlDialect.DEFAULT).getSql();
+    return new ReleasePlan(List.copyOf(releases.values()).stream()
+        .sorted((x, y) -> Integer.compare(index(x.table()), index(y.table()))).toList(),
+        inputs, postSql, plan.getRowType(), RelOptUtil.toString(post), false);
+  }
+
+  private static int index(String table) {
+    return Integer.parseInt(table.substring(1));
+  }
+
+  /** The private aggregates of {@code node}, outermost first. */
+  private void collectPrivateAggregates(RelNode node, List<Aggregate> out) throws SQLException {
+    if (node instanceof Aggregate a && reachesPrivateTable(a.getInput())) {
+      out.add(a);
+      return;
+    }
+    if (node instanceof TableScan scan && isPrivate(scan)) {
+      throw rawRows(node);
+    }
+    for (RelNode input : node.getInputs()) {
+      collectPrivateAggregates(input, out);
+    }
+  }
+
+  /** Whether {@code node} reads a private table other than through an aggregate. */
+  private boolean reachesPrivateTable(RelNode node) {
+    if (node instanceof TableScan scan) {
+      return isPrivate(scan);
+    }
+    if (node instanceof Aggregate) {
+      return false;
+    }
+    for (RelNode input : node.getInputs()) {
+      if (reachesPrivateTable(input)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code node} reads a private table at all. */
+  private boolean containsPrivate(RelNode node) {
+    if (node instanceof TableScan scan) {
+      return isPrivate(scan);
+    }
+    for (RelNode input : node.getInputs()) {
+      if (containsPrivate(input)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean readsTables(RelNode node) {
+    if (node instanceof TableScan) {
+      return true;
+    }
+    for (RelNode input : node.getInputs()) {
+      if (readsTables(input)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean isPrivate(TableScan scan) {
+    List<String> name = scan.getTable().getQualifiedName();
+    return policy.table(name.get(name.size() - 1)).map(t -> !t.isPublic()).orElse(true);
+  }
+
+  /**
+   * {@code node} with each private aggregate replaced by its release table and each maximal public
+   * part that reads tables replaced by a public input table.
+   */
+  private RelNode replace(RelNode node, Map<RelNode, ReleasePlan.Release> releases,
+      List<ReleasePlan.PublicInput> inputs) {
+    ReleasePlan.Release release = releases.get(node);
+    if (release != null) {
+      return table(node, release.table());
+    }
+    if (!containsPrivate(node) && readsTables(node)) {
+      String name = "P" + inputs.size();
+      RelToSqlConverter toBackend = new RelToSqlConverter(backendDialect);
+      String sql = toBackend.visitRoot(node).asStatement().toSqlString(backendDialect).getSql();
+      inputs.add(new ReleasePlan.PublicInput(name, sql, node.getRowType()));
+      return table(node, name);
+    }
+    List<RelNode> newInputs = new ArrayList<>();
+    boolean changed = false;
+    for (RelNode input : node.getInputs()) {
+      RelNode r = replace(input, releases, inputs);
+      changed |= r != input;
+      newInputs.add(r);
+    }
+    return changed ? node.copy(node.getTraitSet(), newInputs) : node;
+  }
+
+  /**
+   * {@code node} without the blank padding that SQL's CHAR typing adds to text literals (the
+   * branches of {@code CASE WHEN ... THEN 'many' ELSE 'few' END} are both CHAR(4)): the
+   * post-processing shows 'few' as written, as the backends do.
+   */
+  private static RelNode unpadded(RelNode node) {
+    org.apache.calcite.rex.RexBuilder rex = node.getCluster().getRexBuilder();
+    org.apache.calcite.rex.RexShuttle literals = new org.apache.calcite.rex.RexShuttle() {
+      @Override
+      public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+        if (call.getKind() == org.apache.calcite.sql.SqlKind.CAST
+            && call.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR
+            && call.getOperands().get(0) instanceof RexLiteral lit
+            && lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
+          return rex.makeLiteral(lit.getValueAs(String.class));
+        }
+        return super.visitCall(call);
+      }
+
+      @Override
+      public RexNode visitLiteral(RexLiteral lit) {
+        if (lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
+          String v = lit.getValueAs(String.class);
+          if (v != null && !v.equals(v.stripTrailing())) {
+            return rex.makeLiteral(v.stripTrailing()); // CHAR compares ignoring trailing blanks
+          }
+        }
+        return lit;
+      }
+    };
+    return node.accept(new org.apache.calcite.rel.RelHomogeneousShuttle() {
+      @Override
+      public RelNode visit(RelNode other) {
+        return super.visit(other).accept(literals);
+      }
+    });
+  }
+
+  /** A scan of table {@code name} with {@code node}'s field types and columns C0, C1, .... */
+  private static RelNode table(RelNode node, String name) {
+    RelDataTypeFactory tf = node.getCluster().getTypeFactory();
+    RelDataTypeFactory.Builder b = tf.builder();
+    int i = 0;
+    for (RelDataTypeField f : node.getRowType().getFieldList()) {
+      b.add("C" + i++, f.getType());
+    }
+    RelDataType rowType = b.build();
+    return LogicalTableScan.create(node.getCluster(),
+        RelOptTableImpl.create(null, rowType, List.of(name), null), List.of());
+  }
+
+  /**
+   * Whether {@code node} returns no rows whatever the data: an empty VALUES, a LIMIT 0, a filter
+   * that is always false, or an operator that keeps only rows of such an input.
+   */
+  static boolean isEmpty(RelNode node) {
+    if (node instanceof Values v) {
+      return v.getTuples().isEmpty();
+    }
+    if (node instanceof Sort s) {
+      if (s.fetch instanceof RexLiteral lit && lit.getValueAs(Long.class) != null
+          && lit.getValueAs(Long.class) == 0L) {
+        return true;
+      }
+      return isEmpty(s.getInput());
+    }
+    if (node instanceof Filter f) {
+      RexSimplify simplify = new RexSimplify(f.getCluster().getRexBuilder(),
+          RelOptPredicateList.EMPTY, RexUtil.EXECUTOR);
+      RexNode c = simplify.simplifyUnknownAsFalse(f.getCondition());
+      return c.isAlwaysFalse() || isEmpty(f.getInput());
+    }
+    if (node instanceof Project || node instanceof Window) {
+      return isEmpty(node.getInput(0));
+    }
+    if (node instanceof Aggregate a) {
+      return !a.getGroupSet().isEmpty() && isEmpty(a.getInput());
+    }
+    if (node instanceof Join j) {
+      return j.getJoinType() == JoinRelType.INNER
+          && (isEmpty(j.getLeft()) || isEmpty(j.getRight()));
+    }
+    if (node instanceof Union u) {
+      return u.getInputs().stream().allMatch(PrivacyAnalysis::isEmpty);
+    }
+    return false;
+  }
+
+  /** XDP02 naming the private table whose rows {@code node} would return. */
+  private SQLException rawRows(RelNode node) {
+    String table = privateTableOf(node);
+    return SqlStates.notAllowed("this statement would return raw rows of private table " + table
+        + "; ask for aggregates instead (COUNT(*), COUNT(col), SUM(col), AVG(col), with GROUP BY "
+        + "over columns with a public domain), e.g. SELECT COUNT(*) FROM " + table);
+  }
+
+  private String privateTableOf(RelNode node) {
+    if (node instanceof TableScan scan && isPrivate(scan)) {
+      List<String> name = scan.getTable().getQualifiedName();
+      return policy.table(name.get(name.size() - 1)).map(TablePolicy::name)
+          .orElse(name.get(name.size() - 1));
+    }
+    for (RelNode input : node.getInputs()) {
+      String t = privateTableOf(input);
+      if (t != null) {
+        return t;
+      }
+    }
+    return null;
+  }
+}

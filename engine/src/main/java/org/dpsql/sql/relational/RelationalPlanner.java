@@ -1,0 +1,135 @@
+package org.dpsql.sql.relational;
+
+import java.sql.SQLException;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Properties;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlLibrary;
+import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.dpsql.backend.BackendCatalog;
+import org.dpsql.policy.Policy;
+import org.dpsql.policy.TablePolicy;
+import org.dpsql.sql.ValidationSchema;
+
+/**
+ * Turns a parsed statement into relational algebra: validates it against the tables the policy
+ * exposes (private tables show their policy columns and privacy unit only), converts it with
+ * Calcite's {@link SqlToRelConverter} (subqueries in expressions become joins) and normalises the
+ * plan with a few of Calcite's rules (merging adjacent projections and filters, removing trivial
+ * projections) so that the privacy analysis sees each private aggregate with the filters and
+ * projections below it.
+ *
+ * <p>Guarantees: the plan has the statement's result type with the validated column names; nothing
+ * is read from the backend. Validation errors are {@code 42xxx} {@link SQLException}s.
+ */
+public final class RelationalPlanner {
+  /** Standard SQL plus the PostgreSQL and MySQL functions BI tools generate. */
+  private static final SqlOperatorTable OPERATORS =
+      SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
+          EnumSet.of(SqlLibrary.STANDARD, SqlLibrary.POSTGRESQL, SqlLibrary.MYSQL));
+
+  private static final HepProgram NORMALISE = HepProgram.builder()
+      .addRuleInstance(CoreRules.PROJECT_MERGE)
+      .addRuleInstance(CoreRules.FILTER_MERGE)
+      .addRuleInstance(CoreRules.FILTER_PROJECT_TRANSPOSE)
+      .addRuleInstance(CoreRules.PROJECT_REMOVE)
+      .build();
+
+  private final Policy policy;
+  private final CalciteSchema rootSchema;
+  private final List<String> defaultSchemaPath;
+  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl();
+  private final CalciteConnectionConfig calciteConfig;
+
+  /** A planner over the backend tables the policy names. */
+  public RelationalPlanner(Policy policy, BackendCatalog catalog, String defaultSchema) {
+    this.policy = policy;
+    this.rootSchema = ValidationSchema.build(catalog, policy);
+    this.defaultSchemaPath = defaultSchema == null ? List.of() : List.of(defaultSchema);
+    Properties p = new Properties();
+    p.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+    this.calciteConfig = new CalciteConnectionConfigImpl(p);
+  }
+
+  /** The validated, converted and normalised plan of a query. */
+  public RelNode plan(SqlNode query) throws SQLException {
+    CalciteCatalogReader reader =
+        new CalciteCatalogReader(rootSchema, defaultSchemaPath, typeFactory, calciteConfig);
+    SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, reader, typeFactory,
+        SqlValidator.Config.DEFAULT
+            .withConformance(SqlConformanceEnum.BABEL)
+            .withIdentifierExpansion(true));
+    SqlNode validated;
+    try {
+      validated = validator.validate(query);
+    } catch (CalciteContextException e) {
+      throw validationError(e);
+    } catch (RuntimeException e) {
+      throw new SQLException("SQL validation error: " + e.getMessage(), "42000", e);
+    }
+    RelOptCluster cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()),
+        new RexBuilder(typeFactory));
+    SqlToRelConverter converter = new SqlToRelConverter(
+        (rowType, queryString, schemaPath, viewPath) -> {
+          throw new UnsupportedOperationException("views");
+        },
+        validator, reader, cluster, StandardConvertletTable.INSTANCE,
+        SqlToRelConverter.config().withExpand(true).withTrimUnusedFields(false));
+    RelRoot root;
+    try {
+      root = converter.convertQuery(validated, false, true);
+    } catch (RuntimeException e) {
+      throw new SQLException("cannot plan this statement: " + e.getMessage(), "42000", e);
+    }
+    HepPlanner hep = new HepPlanner(NORMALISE);
+    hep.setRoot(root.project());
+    return hep.findBestExp();
+  }
+
+  /**
+   * A validation error as a {@link SQLException}: unknown tables {@code 42S02}, unknown columns
+   * {@code 42S22} (XDP02 when the column exists in the backend but not in the policy), else {@code
+   * 42000}.
+   */
+  private SQLException validationError(CalciteContextException e) {
+    String msg = e.getMessage();
+    if (msg != null && msg.contains("Object '") && msg.contains("not found")) {
+      return new SQLException(msg, "42S02", e);
+    }
+    if (msg != null && msg.contains("Column '") && msg.contains("not found")) {
+      String column = msg.substring(msg.indexOf("Column '") + 8);
+      column = column.substring(0, Math.max(0, column.indexOf('\'')));
+      for (TablePolicy t : policy.tables().values()) {
+        if (!t.isPublic() && t.column(column).isEmpty()) {
+          return new SQLException(msg + "; a private table offers only the columns of the policy"
+              + " (" + String.join(", ", t.columns().keySet()) + " in " + t.name() + ")", "42S22",
+              e);
+        }
+      }
+      return new SQLException(msg, "42S22", e);
+    }
+    return new SQLException(msg, "42000", e);
+  }
+}

@@ -1,0 +1,37 @@
+package org.dpsql.sql.relational;
+
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+
+/**
+ * A statement split at its private aggregates: the {@link Release}s to measure privately, the
+ * public inputs to read from the backend, and the post-processing statement that computes the
+ * statement's result from them alone.
+ *
+ * <p>Guarantees: {@code postSql} reads only the tables named by the releases ({@code R0, R1, ...},
+ * columns {@code C0, C1, ...}) and the public inputs ({@code P0, P1, ...}, same column naming), so
+ * everything it computes is post-processing of the released rows and of public data. A statement
+ * whose plan is provably empty (a schema probe: {@code WHERE 1 = 0}, {@code LIMIT 0}) has no
+ * releases and no inputs, and {@code empty} is true.
+ *
+ * @param releases the private aggregates, each as its canonical single-table statement
+ * @param publicInputs the public parts of the statement, each as a backend statement
+ * @param postSql the post-processing statement (H2 dialect), null when {@code empty}
+ * @param rowType the statement's result type, with the validated column names
+ * @param plan the relational plan with its release nodes, for EXPLAIN
+ * @param empty whether the statement returns no rows whatever the data
+ */
+public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs, String postSql,
+    RelDataType rowType, String plan, boolean empty) {
+
+  public ReleasePlan {
+    releases = List.copyOf(releases);
+    publicInputs = List.copyOf(publicInputs);
+  }
+
+  /** One private aggregate, released as table {@code table}. */
+  public record Release(String table, String coreSql) {}
+
+  /** One public part, read from the backend with {@code backendSql} into table {@code table}. */
+  public record PublicInput(String table, String backendSql, RelDataType rowType) {}
+}

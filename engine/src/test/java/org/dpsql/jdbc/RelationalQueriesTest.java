@@ -1,0 +1,300 @@
+package org.dpsql.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import org.dpsql.accounting.PrivacyCost;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The relational front end through {@link DriverManager}: statements whose private parts are
+ * aggregates inside subqueries, CTEs, HAVING, window functions, arithmetic, joins with public
+ * tables and unions; schema probes; and the refusals that keep raw rows in.
+ *
+ * <p>Noise-free answers: every rider has at most 4 trips and the policy bounds at 5, so contribution
+ * bounding drops nothing; the default query budget is ρ = 10⁶, so a count's noise has standard
+ * deviation Δ/√(2ρ) = 5/√(2·10⁶) ≈ 0.0035 and rounds to 0 (P[|noise| ≥ 0.5] < 10⁻³⁰⁰⁰), and the
+ * backend's own answer to the same statement is the exact expected value.
+ */
+class RelationalQueriesTest {
+  private static String url;
+  private static Connection direct;
+  private static Path policy;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    url = "jdbc:h2:mem:rel" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1";
+    direct = DriverManager.getConnection(url);
+    try (Statement st = direct.createStatement()) {
+      st.execute("CREATE TABLE TRIPS (TRIP_ID BIGINT PRIMARY KEY, RIDER_ID INT NOT NULL, "
+          + "REGION VARCHAR(2), PAYMENT VARCHAR(8), AGE INT, FARE INT, NOTE VARCHAR(20))");
+      st.execute("CREATE TABLE ZONES (REGION VARCHAR(2), NAME VARCHAR(20), POPULATION INT)");
+      st.execute("INSERT INTO ZONES VALUES ('N','North',1000),('S','South',2000),"
+          + "('E','East',4000),('W','West',8000)");
+    }
+    String[] regions = {"N", "S", "E", "W"};
+    String[] payments = {"CARD", "CASH", "APP"};
+    SplittableRandom rnd = new SplittableRandom(11);
+    try (PreparedStatement ps = direct.prepareStatement(
+        "INSERT INTO TRIPS VALUES (?,?,?,?,?,?,?)")) {
+      long id = 0;
+      for (int rider = 0; rider < 900; rider++) {
+        int trips = 1 + rider % 4; // at most 4 trips per rider: bounding at 5 drops nothing
+        for (int t = 0; t < trips; t++) {
+          ps.setLong(1, id++);
+          ps.setInt(2, rider);
+          ps.setString(3, regions[rnd.nextInt(4)]);
+          ps.setString(4, payments[rnd.nextInt(3)]);
+          ps.setInt(5, 18 + rnd.nextInt(60));
+          ps.setInt(6, rnd.nextInt(0, 101));
+          ps.setString(7, "n" + id);
+          ps.addBatch();
+        }
+      }
+      ps.executeBatch();
+    }
+    policy = Files.createTempFile("dpsql-rel", ".yaml");
+    Files.writeString(policy, "allow_seed: true\n"
+        + "budget:\n  accounting: zcdp\n  per_connection: {rho: 100000000.0, delta: 1e-9}\n"
+        + "  default_query: {rho: 1000000.0}\n"
+        + "tables:\n"
+        + "  TRIPS:\n"
+        + "    privacy_unit: RIDER_ID\n"
+        + "    max_rows_per_unit: 5\n"
+        + "    columns:\n"
+        + "      REGION: {values: [N, S, E, W]}\n"
+        + "      PAYMENT: {values: [CARD, CASH, APP]}\n"
+        + "      AGE: {min: 18, max: 77, bin: 1}\n"
+        + "      FARE: {clamp: [0, 100]}\n"
+        + "  ZONES: {public: true}\n");
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    try (Statement st = direct.createStatement()) {
+      st.execute("SHUTDOWN");
+    }
+    Files.deleteIfExists(policy);
+  }
+
+  private static Connection connect() throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("policy", policy.toString());
+    p.setProperty("seed", "5");
+    return DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length()), p);
+  }
+
+  private static List<List<Object>> rows(Connection c, String sql) throws SQLException {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      List<List<Object>> out = new ArrayList<>();
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<Object> row = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          Object v = rs.getObject(i);
+          row.add(v instanceof Number num ? new BigDecimal(num.toString()).stripTrailingZeros() : v);
+        }
+        out.add(row);
+      }
+      return out;
+    }
+  }
+
+  /** dpsql's answer equals the backend's own answer to the same statement (counts: exactly). */
+  private static void assertSameAsBackend(String sql) throws SQLException {
+    try (Connection c = connect()) {
+      assertEquals(rows(direct, sql), rows(c, sql), sql);
+    }
+  }
+
+  private static PrivacyCost spent(Connection c) {
+    return TestDatabase.session(c).accountant().spent();
+  }
+
+  @Test
+  void subqueriesAndCtesThatProjectRenameAndFilterThePrivateTable() throws SQLException {
+    assertSameAsBackend("SELECT COUNT(*) FROM (SELECT REGION, AGE FROM TRIPS WHERE AGE > 30) t");
+    assertSameAsBackend("SELECT r, COUNT(*) AS n FROM (SELECT REGION AS r, PAYMENT AS p FROM "
+        + "TRIPS) t WHERE p = 'CASH' GROUP BY r ORDER BY r");
+    assertSameAsBackend("WITH young AS (SELECT * FROM TRIPS WHERE AGE < 30), cash AS (SELECT "
+        + "REGION, AGE FROM young WHERE PAYMENT = 'CASH') SELECT REGION, COUNT(AGE) AS n FROM cash "
+        + "GROUP BY REGION ORDER BY n DESC, REGION");
+    // Metabase's nested question: the source is itself a SELECT with an alias
+    assertSameAsBackend("SELECT \"source\".\"PAYMENT\" AS \"PAYMENT\", count(*) AS \"count\" FROM "
+        + "(SELECT \"TRIPS\".\"PAYMENT\" AS \"PAYMENT\", \"TRIPS\".\"AGE\" AS \"AGE\" FROM "
+        + "\"TRIPS\" WHERE \"TRIPS\".\"AGE\" >= 40) AS \"source\" GROUP BY \"source\".\"PAYMENT\" "
+        + "ORDER BY \"source\".\"PAYMENT\" ASC");
+  }
+
+  @Test
+  void postProcessingAboveTheReleaseIsExact() throws SQLException {
+    assertSameAsBackend("SELECT REGION, COUNT(*) AS n FROM TRIPS GROUP BY REGION "
+        + "HAVING COUNT(*) > 600 ORDER BY REGION");
+    assertSameAsBackend("SELECT REGION, COUNT(*) AS n, RANK() OVER (ORDER BY COUNT(*) DESC) AS rk "
+        + "FROM TRIPS GROUP BY REGION ORDER BY REGION");
+    // every cell of the domain is released (zeros included), so compare over a complete domain
+    assertSameAsBackend("SELECT REGION, SUM(COUNT(*)) OVER (ORDER BY REGION) AS running FROM TRIPS "
+        + "WHERE AGE < 25 GROUP BY REGION ORDER BY REGION");
+    assertSameAsBackend("SELECT PAYMENT, COUNT(*) * 2 + 1 AS x, CASE WHEN COUNT(*) > 800 THEN "
+        + "'many' ELSE 'few' END AS size FROM TRIPS GROUP BY PAYMENT ORDER BY PAYMENT");
+    assertSameAsBackend("SELECT MAX(n) FROM (SELECT REGION, COUNT(*) AS n FROM TRIPS GROUP BY "
+        + "REGION) t");
+  }
+
+  @Test
+  void aReleaseJoinedWithAPublicTableGivesPerCapitaRates() throws SQLException {
+    assertSameAsBackend("SELECT t.REGION, z.NAME, t.n * 1000 / z.POPULATION AS per_mille FROM "
+        + "(SELECT REGION, COUNT(*) AS n FROM TRIPS GROUP BY REGION) t JOIN ZONES z ON "
+        + "t.REGION = z.REGION ORDER BY t.REGION");
+  }
+
+  @Test
+  void severalPrivateAggregatesShareOneStatementBudget() throws SQLException {
+    String union = "SELECT 'cash' AS k, COUNT(*) AS n FROM TRIPS WHERE PAYMENT = 'CASH' "
+        + "UNION ALL SELECT 'card', COUNT(*) FROM TRIPS WHERE PAYMENT = 'CARD'";
+    try (Connection c = connect()) {
+      assertEquals(rows(direct, union), rows(c, union));
+      // one statement, one default query's budget: ρ = 10⁶ split into two halves
+      assertEquals(0, new BigDecimal("1000000").compareTo(spent(c).rho()), spent(c).toString());
+      // asked again: the same releases, free
+      rows(c, union);
+      assertEquals(0, new BigDecimal("1000000").compareTo(spent(c).rho()));
+      List<List<Object>> plan = rows(c, "EXPLAIN PLAN FOR " + union);
+      String text = plan.toString();
+      assertTrue(text.contains("2 private aggregates"), text);
+      assertTrue(text.contains("rho='500000"), text);
+      assertEquals(0, new BigDecimal("1000000").compareTo(spent(c).rho()), "EXPLAIN is free");
+    }
+    assertSameAsBackend("SELECT a.REGION, a.n - b.n AS diff FROM (SELECT REGION, COUNT(*) AS n FROM "
+        + "TRIPS WHERE PAYMENT = 'CARD' GROUP BY REGION) a JOIN (SELECT REGION, COUNT(*) AS n FROM "
+        + "TRIPS WHERE PAYMENT = 'CASH' GROUP BY REGION) b ON a.REGION = b.REGION ORDER BY 1");
+  }
+
+  @Test
+  void theSameAggregateBehindDifferentPostProcessingIsReleasedOnce() throws SQLException {
+    try (Connection c = connect()) {
+      rows(c, "SELECT REGION, COUNT(*) FROM TRIPS GROUP BY REGION HAVING COUNT(*) > 100");
+      PrivacyCost once = spent(c);
+      rows(c, "WITH t AS (SELECT REGION, COUNT(*) AS n FROM TRIPS GROUP BY REGION) "
+          + "SELECT REGION, n FROM t ORDER BY n DESC");
+      assertEquals(once, spent(c));
+    }
+  }
+
+  @Test
+  void schemaProbesReturnThePolicyColumnsAndSpendNothing() throws SQLException {
+    for (String probe : List.of("SELECT * FROM TRIPS WHERE 1 = 0", "SELECT * FROM TRIPS LIMIT 0",
+        "SELECT * FROM (SELECT REGION, FARE FROM TRIPS) t WHERE 1 = 2")) {
+      try (Connection c = connect(); Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery(probe)) {
+        assertFalse(rs.next(), probe);
+        ResultSetMetaData md = rs.getMetaData();
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+          names.add(md.getColumnLabel(i));
+        }
+        assertFalse(names.contains("NOTE"), "columns outside the policy stay hidden: " + names);
+        assertFalse(names.contains("TRIP_ID"), names.toString());
+        assertTrue(names.contains("REGION") && names.contains("FARE"), names.toString());
+        assertTrue(spent(c).isZero(), probe);
+      }
+    }
+  }
+
+  @Test
+  void lenientSqlOfBiToolsAndConsoles() throws SQLException {
+    try (Connection c = connect()) {
+      // H2 itself takes no GROUP BY ordinal: the backend's answer is asked by name
+      assertEquals(rows(direct, "SELECT REGION AS \"value\", COUNT(*) AS \"count\" FROM TRIPS "
+          + "GROUP BY REGION ORDER BY 1"), rows(c, "SELECT REGION AS \"value\", COUNT(*) AS "
+          + "\"count\" FROM TRIPS GROUP BY 1 ORDER BY 1"));
+      List<List<Object>> backTicks = rows(c,
+          "select `region`, count(*) as `count` from `trips` group by `region` order by 2 desc, 1");
+      assertEquals(4, backTicks.size());
+      assertEquals(rows(direct, "SELECT REGION, COUNT(*) FROM TRIPS GROUP BY REGION ORDER BY 2 "
+          + "DESC, 1"), backTicks);
+      assertEquals(rows(direct, "SELECT PAYMENT, COUNT(*) FROM TRIPS GROUP BY PAYMENT ORDER BY 1 "
+          + "LIMIT 2 OFFSET 1"), rows(c, "SELECT PAYMENT, COUNT(*) FROM (SELECT * FROM TRIPS) t "
+          + "GROUP BY PAYMENT ORDER BY 1 LIMIT 2 OFFSET 1"));
+    }
+  }
+
+  @Test
+  void rawRowsStayIn() throws SQLException {
+    try (Connection c = connect()) {
+      for (String sql : List.of("SELECT * FROM TRIPS", "SELECT AGE FROM (SELECT * FROM TRIPS) t",
+          "WITH t AS (SELECT REGION, AGE FROM TRIPS) SELECT * FROM t WHERE AGE > 50",
+          "SELECT t.AGE, n FROM TRIPS t JOIN (SELECT REGION, COUNT(*) n FROM TRIPS GROUP BY REGION)"
+              + " a ON t.REGION = a.REGION",
+          "SELECT DISTINCT REGION FROM (SELECT REGION FROM TRIPS) t")) {
+        SQLException e = assertThrows(SQLException.class, () -> rows(c, sql), sql);
+        assertEquals("XDP02", e.getSQLState(), sql + ": " + e.getMessage());
+      }
+      assertTrue(spent(c).isZero());
+    }
+  }
+
+  @Test
+  void whatCannotBeMadePrivateIsRefusedByName() throws SQLException {
+    try (Connection c = connect()) {
+      SQLException limited = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT COUNT(*) FROM (SELECT * FROM TRIPS LIMIT 10) t"));
+      assertEquals("XDP03", limited.getSQLState());
+      assertTrue(limited.getMessage().contains("sort"), limited.getMessage());
+      SQLException notAColumn = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT MIN(x) FROM (SELECT REGION, COUNT(*) AS x FROM TRIPS GROUP BY REGION) t "
+              + "JOIN TRIPS u ON t.REGION = u.REGION"));
+      assertEquals("XDP03", notAColumn.getSQLState(), notAColumn.getMessage());
+      SQLException params = assertThrows(SQLException.class, () -> {
+        try (PreparedStatement ps = c.prepareStatement(
+            "SELECT COUNT(*) FROM (SELECT * FROM TRIPS WHERE AGE > ?) t")) {
+          ps.setInt(1, 3);
+          ps.executeQuery();
+        }
+      });
+      assertEquals("XDP03", params.getSQLState());
+      assertTrue(spent(c).isZero());
+    }
+  }
+
+  @Test
+  void aStatementThatDoesNotFitTheBudgetChargesNothing() throws Exception {
+    Path small = Files.createTempFile("dpsql-rel-small", ".yaml");
+    try {
+      Files.writeString(small, Files.readString(policy)
+          .replace("per_connection: {rho: 100000000.0", "per_connection: {rho: 1.5")
+          .replace("default_query: {rho: 1000000.0}", "default_query: {rho: 0.1}"));
+      Properties p = new Properties();
+      p.setProperty("policy", small.toString());
+      try (Connection c = DriverManager.getConnection(
+          "jdbc:dpsql:" + url.substring("jdbc:".length()), p)) {
+        String hinted = "SELECT /*+ DP(rho='2') */ a.n + b.n FROM (SELECT COUNT(*) AS n FROM TRIPS "
+            + "WHERE AGE < 30) a, (SELECT COUNT(*) AS n FROM TRIPS WHERE AGE >= 30) b";
+        SQLException e = assertThrows(SQLException.class, () -> rows(c, hinted));
+        assertEquals("XDP01", e.getSQLState(), e.getMessage());
+        assertTrue(spent(c).isZero(), "neither half was charged");
+      }
+    } finally {
+      Files.deleteIfExists(small);
+    }
+  }
+}
