@@ -224,7 +224,10 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   }
 
   private PreparedQuery prepareWithinLimits(String sql) throws SQLException {
-    AnalyzedStatement st = analyzer.analyze(sql);
+    return prepareAnalyzed(sql, analyzer.analyze(sql));
+  }
+
+  private PreparedQuery prepareAnalyzed(String sql, AnalyzedStatement st) throws SQLException {
     if (st instanceof AnalyzedStatement.Composite c) {
       List<List<ResultColumn>> released = new ArrayList<>();
       for (PreparedQuery part : prepareReleases(c)) {
@@ -333,8 +336,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   /** The private aggregates of a composite statement, each prepared as a statement of its own. */
   private List<PreparedQuery> prepareReleases(AnalyzedStatement.Composite c) throws SQLException {
     List<PreparedQuery> parts = new ArrayList<>();
-    for (org.dpsql.sql.relational.ReleasePlan.Release r : c.plan().releases()) {
-      parts.add(prepareWithinLimits(r.coreSql()));
+    for (int i = 0; i < c.releases().size(); i++) {
+      parts.add(prepareAnalyzed(c.plan().releases().get(i).statementText(), c.releases().get(i)));
     }
     return parts;
   }
@@ -390,10 +393,16 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     for (ReleasePlan.PublicInput p : c.plan().publicInputs()) {
       rows.add(new Object[] {"public input " + p.table() + " (backend): " + p.backendSql()});
     }
-    for (ReleasePlan.Release r : c.plan().releases()) {
-      rows.add(new Object[] {"release " + r.table() + ": " + r.coreSql()});
-      ResultTable inner = executeWithinLimits(prepareWithinLimits("EXPLAIN PLAN FOR "
-          + r.coreSql()), List.of());
+    for (int i = 0; i < c.releases().size(); i++) {
+      ReleasePlan.Release r = c.plan().releases().get(i);
+      rows.add(new Object[] {"release " + r.table() + ": " + r.statementText()});
+      AnalyzedStatement part = c.releases().get(i);
+      AnalyzedStatement explained = part instanceof AnalyzedStatement.PrivateWorkload w
+          ? new AnalyzedStatement.ExplainWorkload(w.query(), w.normalizedSql())
+          : new AnalyzedStatement.Explain(((AnalyzedStatement.PrivateAggregate) part).query(),
+              part.normalizedSql());
+      ResultTable inner = executeWithinLimits(new PreparedQuery(r.statementText(), explained,
+          List.of(ResultColumn.varchar("PLAN", false)), List.of()), List.of());
       for (Object[] row : inner.rows()) {
         rows.add(new Object[] {"  " + row[0]});
       }

@@ -76,6 +76,7 @@ public final class QueryAnalyzer {
 
   private final Policy policy;
   private final PublicJoins publicJoins;
+  private final PublicRowReader publicRows;
 
   /** Reads rows of public tables from the backend: one SQL statement, all rows as objects. */
   @FunctionalInterface
@@ -108,6 +109,7 @@ public final class QueryAnalyzer {
   public QueryAnalyzer(Policy policy, BackendCatalog catalog, String defaultSchema,
       SqlDialect backendDialect, PublicRowReader publicRows) {
     this.publicJoins = new PublicJoins(policy, catalog, backendDialect, publicRows);
+    this.publicRows = publicRows;
     this.policy = policy;
     this.backendDialect = backendDialect;
     // unquoted identifiers fold the way the backend folds them (upper for H2, lower for
@@ -238,22 +240,109 @@ public final class QueryAnalyzer {
     org.dpsql.sql.relational.ReleasePlan split = privacyAnalysis.split(plan, hint);
     List<AnalyzedStatement> parts = new ArrayList<>();
     for (org.dpsql.sql.relational.ReleasePlan.Release r : split.releases()) {
-      AnalyzedStatement part = analyzeCanonical(r.coreSql());
+      AnalyzedStatement part = analyzeCanonical(r.coreSql(), r.derived());
       parts.add(part);
     }
     return new AnalyzedStatement.Composite(split, parts, normalized);
   }
 
-  /** A canonical single-aggregate statement, analysed without the relational fallback. */
-  private AnalyzedStatement analyzeCanonical(String sql) throws SQLException {
+  /**
+   * A canonical single-aggregate statement, analysed without the relational fallback; its derived
+   * columns are evaluated on their column's domain in the backend and become part of the release's
+   * identity.
+   */
+  private AnalyzedStatement analyzeCanonical(String sql,
+      List<org.dpsql.sql.relational.CoreAggregate.Derived> derived) throws SQLException {
     SqlNode node = parse(sql);
     Tables t = tablesOf(node);
     String normalized = node.toSqlString(AnsiSqlDialect.DEFAULT).getSql();
-    List<AnalyzedStatement.ParameterInfo> params = validate(parse(sql));
-    Object q = analyzePrivate(node, null, t);
+    List<AnalyzedStatement.ParameterInfo> params = List.of();
+    PublicJoins.Joined joined = null;
+    if (derived.isEmpty()) {
+      params = validate(parse(sql));
+    } else {
+      // the canonical statement names derived columns the backend schema does not have: it was
+      // validated as part of the whole statement; the filter's operators are checked below
+      joined = derivedColumns(t.privateTables.iterator().next(), derived);
+      StringBuilder n = new StringBuilder(normalized);
+      for (org.dpsql.sql.relational.CoreAggregate.Derived d : derived) {
+        n.append(" WITH ").append(d.name()).append(" = ").append(d.text());
+      }
+      normalized = n.toString();
+    }
+    Object q = analyzePrivate(node, null, t, joined);
     return q instanceof WorkloadQuery w
         ? new AnalyzedStatement.PrivateWorkload(w, normalized, params)
         : new AnalyzedStatement.PrivateAggregate((AggregateQuery) q, normalized, params);
+  }
+
+  /**
+   * The derived columns of a canonical statement as public lookups of their columns: each
+   * expression is evaluated by the backend on every value of its column's domain (public data),
+   * so a derived value is a function of the column's cells.
+   */
+  private PublicJoins.Joined derivedColumns(TablePolicy table,
+      List<org.dpsql.sql.relational.CoreAggregate.Derived> derived) throws SQLException {
+    Map<String, List<org.dpsql.sql.relational.CoreAggregate.Derived>> byColumn =
+        new LinkedHashMap<>();
+    for (org.dpsql.sql.relational.CoreAggregate.Derived d : derived) {
+      byColumn.computeIfAbsent(d.column(), k -> new ArrayList<>()).add(d);
+    }
+    LinkedHashMap<String, ColumnPolicy> columns = new LinkedHashMap<>(table.columns());
+    List<PublicJoin> joins = new ArrayList<>();
+    for (Map.Entry<String, List<org.dpsql.sql.relational.CoreAggregate.Derived>> e
+        : byColumn.entrySet()) {
+      ColumnPolicy key = table.column(e.getKey()).orElseThrow();
+      List<Object> values = DomainValues.of(key);
+      StringBuilder sql = new StringBuilder("SELECT ").append(backendDialect.quoteIdentifier("K"));
+      LinkedHashMap<String, Integer> types = new LinkedHashMap<>();
+      org.apache.calcite.rel.rel2sql.SqlImplementor.SimpleContext context =
+          new org.apache.calcite.rel.rel2sql.SqlImplementor.SimpleContext(backendDialect,
+              i -> new SqlIdentifier("K", org.apache.calcite.sql.parser.SqlParserPos.ZERO));
+      for (org.dpsql.sql.relational.CoreAggregate.Derived d : e.getValue()) {
+        sql.append(", ").append(context.toSql(null, d.expression()).toSqlString(backendDialect)
+            .getSql());
+        types.put(d.name(), d.expression().getType().getSqlTypeName().getJdbcOrdinal());
+      }
+      sql.append(" FROM (VALUES ");
+      for (int i = 0; i < values.size(); i++) {
+        sql.append(i == 0 ? "(" : ", (").append(DomainValues.literal(values.get(i))).append(')');
+      }
+      sql.append(") AS ").append(backendDialect.quoteIdentifier("T")).append('(')
+          .append(backendDialect.quoteIdentifier("K")).append(')');
+      List<Object[]> rows;
+      try {
+        rows = publicRows.read(sql.toString());
+      } catch (SQLException ex) {
+        throw SqlStates.notSupported("cannot evaluate " + texts(e.getValue()) + " on the domain of "
+            + key.name() + " (" + ex.getMessage() + "); use an expression that has a value for "
+            + "every value of the domain");
+      }
+      for (Object[] row : rows) {
+        for (int j = 1; j < row.length; j++) {
+          if (row[j] == null) {
+            throw SqlStates.notSupported(e.getValue().get(j - 1).text() + " is NULL for "
+                + key.name() + " = " + row[0] + "; group and filter by expressions that have a "
+                + "value for every value of the domain (add an ELSE, or COALESCE)");
+          }
+        }
+      }
+      PublicJoin join = PublicJoin.of("(" + texts(e.getValue()) + ")", key.name(), key, types,
+          rows);
+      joins.add(join);
+      for (PublicJoin.Derived d : join.derived()) {
+        columns.put(d.column().name().toUpperCase(Locale.ROOT), d.column());
+      }
+    }
+    TablePolicy augmented = new TablePolicy(table.name(), table.schema(), table.isPublic(),
+        table.unitIsRow(), table.privacyUnit(), table.maxRowsPerUnit(), columns,
+        table.hierarchies(), table.bounding(), table.answerRange(), table.spatial());
+    return new PublicJoins.Joined(null, augmented, table, joins);
+  }
+
+  private static String texts(List<org.dpsql.sql.relational.CoreAggregate.Derived> derived) {
+    return String.join(", ", derived.stream()
+        .map(org.dpsql.sql.relational.CoreAggregate.Derived::text).toList());
   }
 
   private static boolean hasDynamicParameters(SqlNode node) {
@@ -783,6 +872,15 @@ public final class QueryAnalyzer {
    */
   private Object analyzePrivate(SqlNode node, SqlNode validationCopy, Tables tables)
       throws SQLException {
+    return analyzePrivate(node, validationCopy, tables, null);
+  }
+
+  /**
+   * As {@link #analyzePrivate(SqlNode, SqlNode, Tables)}; {@code derived}, when not null, gives
+   * the derived columns a canonical statement of the relational front end names.
+   */
+  private Object analyzePrivate(SqlNode node, SqlNode validationCopy, Tables tables,
+      PublicJoins.Joined derived) throws SQLException {
     if (validationCopy != null) {
       SqlNode inner = validationCopy instanceof SqlExplain e ? e.getExplicandum() : validationCopy;
       validate(inner);
@@ -807,7 +905,7 @@ public final class QueryAnalyzer {
       throw SqlStates.notSupported(node.getKind() + " over a private table is not supported; "
           + "write aggregate queries, or a UNION ALL of them");
     }
-    SelectAnalysis a = analyzeSelect(select, orderList, offset, fetch, tables);
+    SelectAnalysis a = analyzeSelect(select, orderList, offset, fetch, tables, derived);
     if (a.groupingSets() == null && a.query().joins().isEmpty()) {
       return a.query();
     }
@@ -850,7 +948,7 @@ public final class QueryAnalyzer {
     DpHint hint = null;
     int width = -1;
     for (int b = 0; b < branches.size(); b++) {
-      SelectAnalysis a = analyzeSelect(branches.get(b), null, null, null, tables);
+      SelectAnalysis a = analyzeSelect(branches.get(b), null, null, null, tables, null);
       AggregateQuery q = a.query();
       if (table == null) {
         table = q.table();
@@ -907,10 +1005,13 @@ public final class QueryAnalyzer {
   }
 
   private SelectAnalysis analyzeSelect(SqlSelect select, SqlNodeList orderList, SqlNode offset,
-      SqlNode fetch, Tables tables) throws SQLException {
+      SqlNode fetch, Tables tables, PublicJoins.Joined derived) throws SQLException {
     PublicJoins.Joined joined = null;
     TablePolicy table;
-    if (PublicJoins.isJoin(select)) {
+    if (derived != null) {
+      joined = derived; // expressions of point-domain columns, as derived columns of the table
+      table = joined.augmented();
+    } else if (PublicJoins.isJoin(select)) {
       joined = publicJoins.rewrite(select); // public columns become derived columns of the table
       table = joined.augmented();
     } else {

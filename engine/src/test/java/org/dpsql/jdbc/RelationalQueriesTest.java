@@ -133,6 +133,9 @@ class RelationalQueriesTest {
   @Test
   void subqueriesAndCtesThatProjectRenameAndFilterThePrivateTable() throws SQLException {
     assertSameAsBackend("SELECT COUNT(*) FROM (SELECT REGION, AGE FROM TRIPS WHERE AGE > 30) t");
+    // literals of different lengths: SQL types them CHAR(4), 'APP ' must still match 'APP'
+    assertSameAsBackend("SELECT COUNT(*) FROM (SELECT * FROM TRIPS) t WHERE PAYMENT IN ('APP', "
+        + "'CASH')");
     assertSameAsBackend("SELECT r, COUNT(*) AS n FROM (SELECT REGION AS r, PAYMENT AS p FROM "
         + "TRIPS) t WHERE p = 'CASH' GROUP BY r ORDER BY r");
     assertSameAsBackend("WITH young AS (SELECT * FROM TRIPS WHERE AGE < 30), cash AS (SELECT "
@@ -296,5 +299,65 @@ class RelationalQueriesTest {
     } finally {
       Files.deleteIfExists(small);
     }
+  }
+
+  @Test
+  void expressionsOfDomainColumnsAreEvaluatedOnTheCells() throws SQLException {
+    String band = "CASE WHEN AGE < 30 THEN 'young' WHEN AGE < 50 THEN 'middle' ELSE 'older' END";
+    try (Connection c = connect()) {
+      // grouping by a CASE band, by ordinal and by alias
+      List<List<Object>> expected = rows(direct, "SELECT " + band + " AS b, COUNT(*) FROM TRIPS "
+          + "GROUP BY " + band + " ORDER BY 1");
+      assertEquals(expected, rounded(rows(c, "SELECT " + band + " AS b, COUNT(*) FROM TRIPS "
+          + "GROUP BY 1 ORDER BY 1")));
+      assertEquals(expected, rounded(rows(c, "SELECT " + band + " AS b, COUNT(*) FROM TRIPS "
+          + "GROUP BY b ORDER BY b")));
+      // binning arithmetic
+      assertEquals(rows(direct, "SELECT FLOOR(AGE / 10) * 10 AS d, COUNT(*) FROM TRIPS GROUP BY "
+          + "FLOOR(AGE / 10) * 10 ORDER BY 1"), rounded(rows(c, "SELECT FLOOR(AGE / 10) * 10 AS d, "
+          + "COUNT(*) FROM TRIPS GROUP BY FLOOR(AGE / 10) * 10 ORDER BY 1")));
+      // functions of categorical values in WHERE and GROUP BY
+      assertEquals(rows(direct, "SELECT COUNT(*) FROM TRIPS WHERE LOWER(PAYMENT) = 'cash'"),
+          rounded(rows(c, "SELECT COUNT(*) FROM TRIPS WHERE LOWER(PAYMENT) = 'cash'")));
+      assertEquals(rows(direct, "SELECT SUBSTRING(PAYMENT, 1, 2) AS p, COUNT(*) FROM TRIPS WHERE "
+          + "UPPER(REGION) IN ('N', 'S') GROUP BY SUBSTRING(PAYMENT, 1, 2) ORDER BY 1"),
+          rounded(rows(c, "SELECT SUBSTRING(PAYMENT, 1, 2) AS p, COUNT(*) FROM TRIPS WHERE "
+              + "UPPER(REGION) = 'N' OR UPPER(REGION) = 'S' GROUP BY SUBSTRING(PAYMENT, 1, 2) "
+              + "ORDER BY 1")));
+      // in a CTE that BI tools write as their "custom SQL" source
+      assertEquals(expected, rounded(rows(c, "WITH src AS (SELECT " + band + " AS b, FARE FROM "
+          + "TRIPS) SELECT b, COUNT(*) FROM src GROUP BY b ORDER BY b")));
+    }
+  }
+
+  @Test
+  void expressionsThatAreNoFunctionOfTheCellsAreRefused() throws SQLException {
+    try (Connection c = connect()) {
+      for (String sql : List.of(
+          "SELECT FARE / 10 AS f, COUNT(*) FROM TRIPS GROUP BY FARE / 10",
+          "SELECT REGION || PAYMENT AS rp, COUNT(*) FROM TRIPS GROUP BY REGION || PAYMENT",
+          "SELECT CASE WHEN AGE < 30 THEN 'young' END AS b, COUNT(*) FROM TRIPS GROUP BY 1")) {
+        SQLException e = assertThrows(SQLException.class, () -> rows(c, sql), sql);
+        assertEquals("XDP03", e.getSQLState(), sql + ": " + e.getMessage());
+      }
+      SQLException e = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT COUNT(*) FROM TRIPS WHERE 100 / (AGE - 30) > 1"));
+      assertEquals("XDP03", e.getSQLState(), e.getMessage());
+      assertTrue(spent(c).isZero());
+    }
+  }
+
+  /** Estimates of a workload (least squares) rounded to the nearest integer. */
+  private static List<List<Object>> rounded(List<List<Object>> rows) {
+    List<List<Object>> out = new ArrayList<>();
+    for (List<Object> r : rows) {
+      List<Object> row = new ArrayList<>();
+      for (Object v : r) {
+        row.add(v instanceof BigDecimal b
+            ? b.setScale(0, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros() : v);
+      }
+      out.add(row);
+    }
+    return out;
   }
 }

@@ -42,8 +42,34 @@ public final class CoreAggregate {
 
   private CoreAggregate() {}
 
-  /** The canonical statement of {@code aggregate}, with {@code hint} as its DP hint. */
-  static String sql(Aggregate aggregate, DpHint hint) throws SQLException {
+  /**
+   * An expression of one column with a point domain (categorical values, or integer bins of width
+   * 1), used as a group key or compared in a filter: the canonical statement names it {@code name}
+   * and it is evaluated on the column's domain values, so that it is a public function of the
+   * column's cells.
+   *
+   * @param name the derived column's name in the canonical statement
+   * @param column the table column it is a function of
+   * @param columnIndex that column's index among the table's columns
+   * @param expression the expression over the table's columns
+   * @param text the expression as SQL over the column (for messages and the release key)
+   */
+  public record Derived(String name, String column, int columnIndex, RexNode expression,
+      String text) {}
+
+  /**
+   * The canonical statement of a private aggregate and its derived columns (none when every
+   * group key and compared value is a plain column).
+   */
+  public record Canonical(String sql, List<Derived> derived) {}
+
+  /**
+   * The canonical statement of {@code aggregate}, with {@code hint} as its DP hint;
+   * {@code pointDomain} tells which table columns have a point domain, whose expressions may be
+   * derived columns.
+   */
+  static Canonical of(Aggregate aggregate, DpHint hint,
+      java.util.function.Predicate<String> pointDomain) throws SQLException {
     List<RelNode> chain = new ArrayList<>();
     RelNode node = aggregate.getInput();
     while (node instanceof Project || node instanceof Filter) {
@@ -61,15 +87,16 @@ public final class CoreAggregate {
     for (int i = 0; i < columns.size(); i++) {
       fields.add(new RexInputRef(i, scan.getRowType().getFieldList().get(i).getType()));
     }
+    RexShuttle unpadding = unpadding(aggregate.getCluster().getRexBuilder());
     List<RexNode> conditions = new ArrayList<>();
     for (int c = chain.size() - 1; c >= 0; c--) {
       RelNode r = chain.get(c);
       if (r instanceof Filter f) {
-        conditions.add(traced(f.getCondition(), fields));
+        conditions.add(traced(f.getCondition(), fields, unpadding));
       } else {
         List<RexNode> next = new ArrayList<>();
         for (RexNode e : ((Project) r).getProjects()) {
-          next.add(traced(e, fields));
+          next.add(traced(e, fields, unpadding));
         }
         fields = next;
       }
@@ -78,11 +105,14 @@ public final class CoreAggregate {
       throw SqlStates.notSupported("ROLLUP, CUBE and GROUPING SETS over a subquery are not "
           + "supported yet; write them over the private table directly");
     }
+    List<Derived> derived = new ArrayList<>();
     List<String> select = new ArrayList<>();
     List<String> groupBy = new ArrayList<>();
     int out = 0;
     for (int key : aggregate.getGroupSet()) {
-      String column = column(fields.get(key), columns, "GROUP BY");
+      RexNode e = fields.get(key);
+      String column = e instanceof RexInputRef ? columns.get(((RexInputRef) e).getIndex())
+          : derive(e, columns, pointDomain, derived, "GROUP BY").name();
       groupBy.add(quote(column));
       select.add(quote(column) + " AS " + quote("C" + out++));
     }
@@ -101,15 +131,93 @@ public final class CoreAggregate {
     }
     if (!conditions.isEmpty()) {
       RexNode where = RexUtil.composeConjunction(aggregate.getCluster().getRexBuilder(), conditions);
-      where = RexUtil.expandSearch(aggregate.getCluster().getRexBuilder(), null, where);
+      where = RexUtil.expandSearch(aggregate.getCluster().getRexBuilder(), null, where)
+          .accept(unpadding);
+      where = derivedComparisons(where, columns, pointDomain, derived);
       SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(DIALECT,
-          i -> new SqlIdentifier(columns.get(i), SqlParserPos.ZERO));
+          i -> new SqlIdentifier(i < columns.size() ? columns.get(i)
+              : derived.get(i - columns.size()).name(), SqlParserPos.ZERO));
       sql.append(" WHERE ").append(context.toSql(null, where).toSqlString(DIALECT).getSql());
     }
     if (!groupBy.isEmpty()) {
       sql.append(" GROUP BY ").append(String.join(", ", groupBy));
     }
-    return sql.toString();
+    return new Canonical(sql.toString(), derived);
+  }
+
+  /** The comparisons that are valid filters on a private table once their operands are columns. */
+  private static final java.util.Set<SqlKind> COMPARISONS = java.util.EnumSet.of(SqlKind.EQUALS,
+      SqlKind.NOT_EQUALS, SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN,
+      SqlKind.GREATER_THAN_OR_EQUAL, SqlKind.LIKE);
+
+  /** The kinds a derived expression keeps as they are when they are a comparison's operand. */
+  private static final java.util.Set<SqlKind> PLAIN = java.util.EnumSet.of(SqlKind.INPUT_REF,
+      SqlKind.LITERAL, SqlKind.DYNAMIC_PARAM);
+
+  /**
+   * {@code condition} with every compared operand that is an expression of one point-domain
+   * column (e.g. {@code UPPER(PAYMENT) = 'CASH'}, {@code FLOOR(AGE / 10) = 3}) replaced by a
+   * derived column, which the measurement evaluates on the column's cells instead of on the rows.
+   */
+  private static RexNode derivedComparisons(RexNode condition, List<String> columns,
+      java.util.function.Predicate<String> pointDomain, List<Derived> derived)
+      throws SQLException {
+    SQLException[] failure = new SQLException[1];
+    RexNode out = condition.accept(new RexShuttle() {
+      @Override
+      public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+        if (!COMPARISONS.contains(call.getKind()) || failure[0] != null) {
+          return super.visitCall(call);
+        }
+        List<RexNode> operands = new ArrayList<>();
+        boolean changed = false;
+        for (RexNode o : call.getOperands()) {
+          java.util.BitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(o).toBitSet();
+          if (!PLAIN.contains(o.getKind()) && used.cardinality() == 1
+              && pointDomain.test(columns.get(used.nextSetBit(0)))) {
+            try {
+              Derived d = derive(o, columns, pointDomain, derived, "WHERE");
+              operands.add(new RexInputRef(columns.size() + derived.indexOf(d), o.getType()));
+              changed = true;
+              continue;
+            } catch (SQLException e) {
+              failure[0] = e;
+            }
+          }
+          operands.add(o);
+        }
+        return changed ? call.clone(call.getType(), operands) : call;
+      }
+    });
+    if (failure[0] != null) {
+      throw failure[0];
+    }
+    return out;
+  }
+
+  /**
+   * The derived column for {@code e}, an expression of exactly one point-domain column (reused
+   * when the statement derives the same expression twice), or XDP03 naming the expression.
+   */
+  private static Derived derive(RexNode e, List<String> columns,
+      java.util.function.Predicate<String> pointDomain, List<Derived> derived, String clause)
+      throws SQLException {
+    java.util.BitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(e).toBitSet();
+    if (used.cardinality() != 1 || !pointDomain.test(columns.get(used.nextSetBit(0)))) {
+      column(e, columns, clause); // throws, naming the expression
+    }
+    int index = used.nextSetBit(0);
+    SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(DIALECT,
+        i -> new SqlIdentifier(columns.get(i), SqlParserPos.ZERO));
+    String text = context.toSql(null, e).toSqlString(DIALECT).getSql();
+    for (Derived d : derived) {
+      if (d.text().equals(text)) {
+        return d;
+      }
+    }
+    Derived d = new Derived("DPSQL_X" + derived.size(), columns.get(index), index, e, text);
+    derived.add(d);
+    return d;
   }
 
   /** COUNT(*), COUNT(col), SUM(col) or AVG(col) of a traced aggregate call. */
@@ -160,17 +268,51 @@ public final class CoreAggregate {
       shown = shown.replace("$" + i, columns.get(i));
     }
     throw SqlStates.notSupported(clause + " of the expression " + shown + " over a private table"
-        + " is not supported yet; " + clause + " a policy column directly");
+        + " is not supported: " + clause + " a policy column, or an expression of one column whose"
+        + " domain lists its values (categorical values, or integer bins of width 1)");
   }
 
   /** {@code e} with the input fields replaced by their expressions over the table's columns. */
-  private static RexNode traced(RexNode e, List<RexNode> fields) {
+  private static RexNode traced(RexNode e, List<RexNode> fields, RexShuttle unpadding) {
     return e.accept(new RexShuttle() {
       @Override
       public RexNode visitInputRef(RexInputRef ref) {
         return fields.get(ref.getIndex());
       }
-    });
+    }).accept(unpadding);
+  }
+
+  /**
+   * Removes the blank padding that SQL's CHAR typing adds to text literals: Calcite types the
+   * literals of {@code CASE ... THEN 'many' ELSE 'few' END} or {@code IN ('N', 'SW')} as CHAR of
+   * the longest, so 'few' becomes 'few '. A backend compares such a literal with a VARCHAR column
+   * blank-sensitively ('N ' matches no row) and shows it padded, so every CHAR literal is written
+   * without trailing blanks (CHAR comparison ignores them, so nothing else changes).
+   */
+  static RexShuttle unpadding(org.apache.calcite.rex.RexBuilder rex) {
+    return new RexShuttle() {
+      @Override
+      public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+        if (call.getKind() == SqlKind.CAST
+            && call.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR
+            && call.getOperands().get(0) instanceof RexLiteral lit
+            && lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
+          return visitLiteral(lit);
+        }
+        return super.visitCall(call);
+      }
+
+      @Override
+      public RexNode visitLiteral(RexLiteral lit) {
+        if (lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
+          String v = lit.getValueAs(String.class);
+          if (v != null && !v.equals(v.stripTrailing())) {
+            return rex.makeLiteral(v.stripTrailing());
+          }
+        }
+        return lit;
+      }
+    };
   }
 
   private static String quote(String identifier) {

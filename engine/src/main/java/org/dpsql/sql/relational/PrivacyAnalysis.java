@@ -76,7 +76,12 @@ public final class PrivacyAnalysis {
     DpHint share = hint.share(aggregates.size(), defaults);
     Map<RelNode, ReleasePlan.Release> releases = new IdentityHashMap<>();
     for (Aggregate a : aggregates) {
-      releases.put(a, new ReleasePlan.Release("R" + releases.size(), CoreAggregate.sql(a, share)));
+      TablePolicy table = tableOf(a);
+      CoreAggregate.Canonical canonical = CoreAggregate.of(a, share,
+          column -> table != null && table.column(column).map(PrivacyAnalysis::pointDomain)
+              .orElse(false));
+      releases.put(a, new ReleasePlan.Release("R" + releases.size(), canonical.sql(),
+          canonical.derived()));
     }
     List<ReleasePlan.PublicInput> inputs = new ArrayList<>();
     RelNode post = unpadded(replace(plan, releases, inputs));
@@ -85,6 +90,35 @@ public final class PrivacyAnalysis {
     return new ReleasePlan(List.copyOf(releases.values()).stream()
         .sorted((x, y) -> Integer.compare(index(x.table()), index(y.table()))).toList(),
         inputs, postSql, plan.getRowType(), RelOptUtil.toString(post), false);
+  }
+
+  /** The private table an aggregate reads (the first one found), or null. */
+  private TablePolicy tableOf(RelNode node) {
+    if (node instanceof TableScan scan) {
+      List<String> name = scan.getTable().getQualifiedName();
+      return policy.table(name.get(name.size() - 1)).orElse(null);
+    }
+    for (RelNode input : node.getInputs()) {
+      TablePolicy t = tableOf(input);
+      if (t != null) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether every cell of the column's domain holds one value (categorical values, or integer bins
+   * of width 1): then any expression of the column is a function of its cells.
+   */
+  static boolean pointDomain(org.dpsql.policy.ColumnPolicy c) {
+    if (c.categorical().isPresent()) {
+      return true;
+    }
+    return c.ordered().isPresent()
+        && org.dpsql.policy.ColumnPolicy.isIntegerType(c.sqlType())
+        && c.ordered().get().bin().compareTo(java.math.BigDecimal.ONE) == 0
+        && c.ordered().get().min().stripTrailingZeros().scale() <= 0;
   }
 
   private static int index(String table) {
@@ -179,35 +213,12 @@ public final class PrivacyAnalysis {
   }
 
   /**
-   * {@code node} without the blank padding that SQL's CHAR typing adds to text literals (the
-   * branches of {@code CASE WHEN ... THEN 'many' ELSE 'few' END} are both CHAR(4)): the
-   * post-processing shows 'few' as written, as the backends do.
+   * {@code node} without the blank padding that SQL's CHAR typing adds to text literals (see
+   * {@link CoreAggregate#unpadded}): the post-processing shows 'few' as written, as the backends do.
    */
   private static RelNode unpadded(RelNode node) {
-    org.apache.calcite.rex.RexBuilder rex = node.getCluster().getRexBuilder();
-    org.apache.calcite.rex.RexShuttle literals = new org.apache.calcite.rex.RexShuttle() {
-      @Override
-      public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
-        if (call.getKind() == org.apache.calcite.sql.SqlKind.CAST
-            && call.getType().getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR
-            && call.getOperands().get(0) instanceof RexLiteral lit
-            && lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
-          return rex.makeLiteral(lit.getValueAs(String.class));
-        }
-        return super.visitCall(call);
-      }
-
-      @Override
-      public RexNode visitLiteral(RexLiteral lit) {
-        if (lit.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
-          String v = lit.getValueAs(String.class);
-          if (v != null && !v.equals(v.stripTrailing())) {
-            return rex.makeLiteral(v.stripTrailing()); // CHAR compares ignoring trailing blanks
-          }
-        }
-        return lit;
-      }
-    };
+    org.apache.calcite.rex.RexShuttle literals =
+        CoreAggregate.unpadding(node.getCluster().getRexBuilder());
     return node.accept(new org.apache.calcite.rel.RelHomogeneousShuttle() {
       @Override
       public RelNode visit(RelNode other) {

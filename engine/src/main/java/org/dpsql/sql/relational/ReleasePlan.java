@@ -29,8 +29,28 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
     publicInputs = List.copyOf(publicInputs);
   }
 
-  /** One private aggregate, released as table {@code table}. */
-  public record Release(String table, String coreSql) {}
+  /**
+   * One private aggregate, released as table {@code table}: its canonical statement and the
+   * derived columns (expressions of one point-domain column) the statement names.
+   */
+  public record Release(String table, String coreSql, List<CoreAggregate.Derived> derived) {
+    public Release {
+      derived = List.copyOf(derived);
+    }
+
+    /**
+     * The canonical statement with its derived columns' definitions as a trailing comment: what
+     * the ledger and EXPLAIN show.
+     */
+    public String statementText() {
+      StringBuilder s = new StringBuilder(coreSql);
+      for (CoreAggregate.Derived d : derived) {
+        s.append(s.length() == coreSql.length() ? " /* " : ", ").append(d.name()).append(" = ")
+            .append(d.text().replace("*/", "* /"));
+      }
+      return derived.isEmpty() ? coreSql : s.append(" */").toString();
+    }
+  }
 
   /** One public part, read from the backend with {@code backendSql} into table {@code table}. */
   public record PublicInput(String table, String backendSql, RelDataType rowType) {}
