@@ -83,8 +83,8 @@ public final class MeasurementSql {
     for (Measurement m : plan.measurements()) {
       valueExprs.add(switch (m.kind()) {
         case COUNT_STAR -> null;
-        case COUNT -> dialect.quoteIdentifier(m.column().name());
-        case SUM -> steps(dialect.quoteIdentifier(m.column().name()), Measurement.bounds(m.column()),
+        case COUNT -> value(m.column(), dialect);
+        case SUM -> steps(value(m.column(), dialect), Measurement.bounds(m.column()),
             m.resolution());
       });
     }
@@ -133,6 +133,12 @@ public final class MeasurementSql {
       sb.append(" GROUP BY ").append(String.join(", ", groupBy));
     }
     return new MeasurementSql(sb.toString(), params);
+  }
+
+  /** A measured column's value in a row: the column, or the value computed from the row. */
+  private static String value(ColumnPolicy column, SqlDialect dialect) {
+    return column.computed().map(v -> "(" + v.sql(dialect) + ")")
+        .orElseGet(() -> dialect.quoteIdentifier(column.name()));
   }
 
   /** The table's quoted, schema-qualified name. */

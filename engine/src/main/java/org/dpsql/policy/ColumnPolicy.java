@@ -7,6 +7,9 @@ import java.util.Optional;
  * What the data owner declared about one column of a private table: its public domain (categorical
  * or ordered) and/or the clamp bounds used for SUM and AVG.
  *
+ * <p>{@code computed} is present for a value the front end computes from a row's columns (an
+ * aggregate's argument such as {@code FARE * 1.2}); the policy file declares none.
+ *
  * <p>Guarantees: at least one of {@code categorical}, {@code ordered}, {@code clamp} is present and
  * never both {@code categorical} and {@code ordered}. After the loader's schema check, {@code name}
  * is the backend's exact spelling, {@code sqlType} the backend's {@link java.sql.Types} code, an
@@ -19,11 +22,29 @@ public record ColumnPolicy(
     int sqlType,
     Optional<CategoricalDomain> categorical,
     Optional<OrderedDomain> ordered,
-    Optional<Clamp> clamp) {
+    Optional<Clamp> clamp,
+    Optional<ComputedValue> computed) {
+
+  /** A column of the table (not computed). */
+  public ColumnPolicy(String name, int sqlType, Optional<CategoricalDomain> categorical,
+      Optional<OrderedDomain> ordered, Optional<Clamp> clamp) {
+    this(name, sqlType, categorical, ordered, clamp, Optional.empty());
+  }
+
+  /**
+   * A value computed from a row's columns (an aggregate's argument, see {@link ComputedValue}),
+   * measured as if it were a column named {@code name} clamped to {@code bounds}.
+   */
+  public static ColumnPolicy ofComputed(String name, int sqlType, Clamp bounds,
+      ComputedValue value) {
+    return new ColumnPolicy(name, sqlType, Optional.empty(), Optional.empty(),
+        Optional.of(bounds), Optional.of(value));
+  }
 
   /** Checks the invariants. */
   public ColumnPolicy {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(computed, "computed");
     Objects.requireNonNull(categorical, "categorical");
     Objects.requireNonNull(ordered, "ordered");
     Objects.requireNonNull(clamp, "clamp");

@@ -240,7 +240,7 @@ public final class QueryAnalyzer {
     org.dpsql.sql.relational.ReleasePlan split = privacyAnalysis.split(plan, hint);
     List<AnalyzedStatement> parts = new ArrayList<>();
     for (org.dpsql.sql.relational.ReleasePlan.Release r : split.releases()) {
-      AnalyzedStatement part = analyzeCanonical(r.coreSql(), r.derived());
+      AnalyzedStatement part = analyzeCanonical(r);
       parts.add(part);
     }
     return new AnalyzedStatement.Composite(split, parts, normalized);
@@ -251,24 +251,23 @@ public final class QueryAnalyzer {
    * columns are evaluated on their column's domain in the backend and become part of the release's
    * identity.
    */
-  private AnalyzedStatement analyzeCanonical(String sql,
-      List<org.dpsql.sql.relational.CoreAggregate.Derived> derived) throws SQLException {
+  private AnalyzedStatement analyzeCanonical(org.dpsql.sql.relational.ReleasePlan.Release release)
+      throws SQLException {
+    String sql = release.coreSql();
     SqlNode node = parse(sql);
     Tables t = tablesOf(node);
     String normalized = node.toSqlString(AnsiSqlDialect.DEFAULT).getSql();
     List<AnalyzedStatement.ParameterInfo> params = List.of();
     PublicJoins.Joined joined = null;
-    if (derived.isEmpty()) {
+    if (release.definitions().isEmpty()) {
       params = validate(parse(sql));
     } else {
-      // the canonical statement names derived columns the backend schema does not have: it was
-      // validated as part of the whole statement; the filter's operators are checked below
-      joined = derivedColumns(t.privateTables.iterator().next(), derived);
-      StringBuilder n = new StringBuilder(normalized);
-      for (org.dpsql.sql.relational.CoreAggregate.Derived d : derived) {
-        n.append(" WITH ").append(d.name()).append(" = ").append(d.text());
-      }
-      normalized = n.toString();
+      // the canonical statement names derived and computed columns the backend schema does not
+      // have: it was validated as part of the whole statement; the filter's operators and the
+      // policy columns are checked below. The definitions are part of the release's identity.
+      joined = derivedColumns(t.privateTables.iterator().next(), release.derived(),
+          release.computed());
+      normalized = normalized + " WITH " + String.join(", ", release.definitions());
     }
     Object q = analyzePrivate(node, null, t, joined);
     return q instanceof WorkloadQuery w
@@ -282,7 +281,8 @@ public final class QueryAnalyzer {
    * so a derived value is a function of the column's cells.
    */
   private PublicJoins.Joined derivedColumns(TablePolicy table,
-      List<org.dpsql.sql.relational.CoreAggregate.Derived> derived) throws SQLException {
+      List<org.dpsql.sql.relational.CoreAggregate.Derived> derived,
+      List<org.dpsql.sql.relational.CoreAggregate.Computed> computed) throws SQLException {
     Map<String, List<org.dpsql.sql.relational.CoreAggregate.Derived>> byColumn =
         new LinkedHashMap<>();
     for (org.dpsql.sql.relational.CoreAggregate.Derived d : derived) {
@@ -333,6 +333,10 @@ public final class QueryAnalyzer {
       for (PublicJoin.Derived d : join.derived()) {
         columns.put(d.column().name().toUpperCase(Locale.ROOT), d.column());
       }
+    }
+    for (org.dpsql.sql.relational.CoreAggregate.Computed c : computed) {
+      columns.put(c.name().toUpperCase(Locale.ROOT),
+          ColumnPolicy.ofComputed(c.name(), c.jdbcType(), c.range(), c.value()));
     }
     TablePolicy augmented = new TablePolicy(table.name(), table.schema(), table.isPublic(),
         table.unitIsRow(), table.privacyUnit(), table.maxRowsPerUnit(), columns,

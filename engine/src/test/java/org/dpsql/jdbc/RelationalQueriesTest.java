@@ -347,6 +347,78 @@ class RelationalQueriesTest {
     }
   }
 
+  @Test
+  void aggregatesOfExpressionsAreBoundedByIntervalArithmetic() throws SQLException {
+    try (Connection c = connect()) {
+      // SUM(1) and COUNT(1) count rows: Δ = 5, σ = 5/√(2·10⁶) ≈ 0.0035, exact after rounding
+      assertEquals(rows(direct, "SELECT REGION, COUNT(*), COUNT(*) FROM TRIPS GROUP BY REGION "
+          + "ORDER BY 1"), rows(c, "SELECT REGION, SUM(1), COUNT(1) FROM TRIPS GROUP BY REGION "
+          + "ORDER BY 1"));
+      // FARE in [0, 100] (every value inside its clamp): FARE * 2 + 1 in [1, 201], so Δ = 5 · 201
+      // and σ = Δ/√(2ρ) ≈ 0.71; the test allows 6σ
+      assertClose(direct, c, "SELECT SUM(FARE * 2 + 1) FROM TRIPS", 6 * 1005 / Math.sqrt(2e6));
+      // CASE over a categorical column and a clamped one: in [0, 100], Δ = 500
+      assertClose(direct, c, "SELECT SUM(CASE WHEN PAYMENT = 'CASH' THEN FARE ELSE 0 END) FROM "
+          + "TRIPS", 6 * 500 / Math.sqrt(2e6));
+      // AVG of two bounded columns (AGE's ordered domain bounds it to [18, 77]): the ratio of two
+      // noisy sums, within far less than 0.01 of the truth at this budget
+      assertClose(direct, c, "SELECT AVG(CAST(FARE + AGE AS DOUBLE)) FROM TRIPS",
+          0.01);
+      String plan = rows(c, "EXPLAIN PLAN FOR SELECT SUM(FARE * 2 + 1) FROM TRIPS").toString();
+      assertTrue(plan.contains("in [1, 201]"), plan);
+    }
+  }
+
+  @Test
+  void intervalArithmeticGivesTheStatedBounds() throws SQLException {
+    // FARE is clamped to [0, 100], AGE's ordered domain bounds it to [18, 77]
+    String[][] cases = {
+        {"-FARE", "[-100, 0]"},
+        {"FARE * FARE", "[0, 10000]"},
+        {"(FARE - 50) * 2", "[-100, 100]"},
+        {"FARE - AGE", "[-77, 82]"},
+        {"CASE WHEN AGE > 60 THEN FARE WHEN AGE > 30 THEN 5 ELSE -1 END", "[-1, 100]"},
+        {"COALESCE(FARE, 7) + 1", "[1, 101]"},
+        {"ABS(FARE - 120)", "[20, 120]"},
+    };
+    try (Connection c = connect()) {
+      for (String[] k : cases) {
+        String plan = rows(c, "EXPLAIN PLAN FOR SELECT SUM(" + k[0] + ") FROM TRIPS").toString();
+        assertTrue(plan.contains("in " + k[1]), k[0] + " should be in " + k[1] + ": " + plan);
+        // sound on the data: every row's value lies in the bound
+        List<Object> range = rows(direct, "SELECT MIN(" + k[0] + "), MAX(" + k[0] + ") FROM "
+            + "TRIPS").get(0);
+        String[] ends = k[1].substring(1, k[1].length() - 1).split(", ");
+        assertTrue(((BigDecimal) range.get(0)).compareTo(new BigDecimal(ends[0])) >= 0, k[0]);
+        assertTrue(((BigDecimal) range.get(1)).compareTo(new BigDecimal(ends[1])) <= 0, k[0]);
+      }
+      assertTrue(spent(c).isZero(), "EXPLAIN is free");
+    }
+  }
+
+  @Test
+  void aggregatedExpressionsWithoutAProvenBoundAreRefused() throws SQLException {
+    try (Connection c = connect()) {
+      for (String sql : List.of("SELECT SUM(FARE / AGE) FROM TRIPS",
+          "SELECT SUM(CASE WHEN FARE / AGE > 1 THEN 1 ELSE 0 END) FROM TRIPS",
+          "SELECT AVG(CHAR_LENGTH(PAYMENT)) FROM TRIPS",
+          // 100 · 100000 · 1000 overflows an INTEGER: an overflow error would reveal the row
+          "SELECT SUM(FARE * 100000 * 1000) FROM TRIPS")) {
+        SQLException e = assertThrows(SQLException.class, () -> rows(c, sql), sql);
+        assertEquals("XDP03", e.getSQLState(), sql + ": " + e.getMessage());
+        assertTrue(e.getMessage().contains("cannot bound"), e.getMessage());
+      }
+      assertTrue(spent(c).isZero());
+    }
+  }
+
+  private static void assertClose(Connection direct, Connection c, String sql, double tolerance)
+      throws SQLException {
+    double truth = ((BigDecimal) rows(direct, sql).get(0).get(0)).doubleValue();
+    double got = ((BigDecimal) rows(c, sql).get(0).get(0)).doubleValue();
+    assertTrue(Math.abs(got - truth) <= tolerance, sql + ": " + got + " vs " + truth);
+  }
+
   /** Estimates of a workload (least squares) rounded to the nearest integer. */
   private static List<List<Object>> rounded(List<List<Object>> rows) {
     List<List<Object>> out = new ArrayList<>();

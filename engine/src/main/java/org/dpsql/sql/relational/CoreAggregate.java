@@ -58,10 +58,39 @@ public final class CoreAggregate {
       String text) {}
 
   /**
-   * The canonical statement of a private aggregate and its derived columns (none when every
-   * group key and compared value is a plain column).
+   * An aggregated argument that is an expression ({@code SUM(FARE * 1.2 + 1)}): the canonical
+   * statement aggregates it as column {@code name}, measured as the value {@code expression}
+   * (columns clamped, see {@link ValueBounds}) clamped to {@code range}.
    */
-  public record Canonical(String sql, List<Derived> derived) {}
+  public record Computed(String name, int jdbcType, org.dpsql.policy.Clamp range,
+      org.dpsql.policy.ComputedValue value) {}
+
+  /**
+   * The canonical statement of a private aggregate, its derived columns (none when every group
+   * key and compared value is a plain column) and its computed arguments.
+   */
+  public record Canonical(String sql, List<Derived> derived, List<Computed> computed) {}
+
+  /** A computed value written in each backend's dialect from its expression over the columns. */
+  private record RexValue(RexNode expression, List<String> columns, String text)
+      implements org.dpsql.policy.ComputedValue {
+    @Override
+    public String sql(SqlDialect dialect) {
+      SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(dialect,
+          i -> new SqlIdentifier(columns.get(i), SqlParserPos.ZERO));
+      return context.toSql(null, expression).toSqlString(dialect).getSql();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof RexValue r && r.text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+      return text.hashCode();
+    }
+  }
 
   /**
    * The canonical statement of {@code aggregate}, with {@code hint} as its DP hint;
@@ -69,7 +98,10 @@ public final class CoreAggregate {
    * derived columns.
    */
   static Canonical of(Aggregate aggregate, DpHint hint,
-      java.util.function.Predicate<String> pointDomain) throws SQLException {
+      java.util.function.Function<String, java.util.Optional<org.dpsql.policy.ColumnPolicy>> policy)
+      throws SQLException {
+    java.util.function.Predicate<String> pointDomain = column -> policy.apply(column)
+        .map(PrivacyAnalysis::pointDomain).orElse(false);
     List<RelNode> chain = new ArrayList<>();
     RelNode node = aggregate.getInput();
     while (node instanceof Project || node instanceof Filter) {
@@ -116,8 +148,10 @@ public final class CoreAggregate {
       groupBy.add(quote(column));
       select.add(quote(column) + " AS " + quote("C" + out++));
     }
+    List<Computed> computed = new ArrayList<>();
+    ValueBounds bounds = new ValueBounds(aggregate.getCluster().getRexBuilder(), columns, policy);
     for (AggregateCall call : aggregate.getAggCallList()) {
-      select.add(aggregate(call, fields, columns) + " AS " + quote("C" + out++));
+      select.add(aggregate(call, fields, columns, bounds, computed) + " AS " + quote("C" + out++));
     }
     StringBuilder sql = new StringBuilder("SELECT ");
     String hintText = hint.sqlText();
@@ -142,7 +176,7 @@ public final class CoreAggregate {
     if (!groupBy.isEmpty()) {
       sql.append(" GROUP BY ").append(String.join(", ", groupBy));
     }
-    return new Canonical(sql.toString(), derived);
+    return new Canonical(sql.toString(), derived, computed);
   }
 
   /** The comparisons that are valid filters on a private table once their operands are columns. */
@@ -220,9 +254,12 @@ public final class CoreAggregate {
     return d;
   }
 
-  /** COUNT(*), COUNT(col), SUM(col) or AVG(col) of a traced aggregate call. */
-  private static String aggregate(AggregateCall call, List<RexNode> fields, List<String> columns)
-      throws SQLException {
+  /**
+   * COUNT(*), COUNT(x), SUM(x) or AVG(x) of a traced aggregate call, where x is a column or a
+   * computed argument (an expression with a propagated bound).
+   */
+  private static String aggregate(AggregateCall call, List<RexNode> fields, List<String> columns,
+      ValueBounds bounds, List<Computed> computed) throws SQLException {
     String name = call.getAggregation().getName();
     if (call.filterArg >= 0) {
       throw SqlStates.notSupported(name + "(...) FILTER (WHERE ...) over a private table is not "
@@ -241,15 +278,43 @@ public final class CoreAggregate {
       if (arg instanceof RexLiteral lit && !lit.isNull()) {
         return "COUNT(*)"; // COUNT(1): every row
       }
-      return "COUNT(" + quote(column(arg, columns, "COUNT")) + ")";
+      return "COUNT(" + quote(argument(arg, columns, bounds, computed)) + ")";
     }
     if (kind == SqlKind.SUM || kind == SqlKind.SUM0 || kind == SqlKind.AVG) {
       String fn = kind == SqlKind.AVG ? "AVG" : "SUM";
       RexNode arg = fields.get(call.getArgList().get(0));
-      return fn + "(" + quote(column(arg, columns, fn)) + ")";
+      return fn + "(" + quote(argument(arg, columns, bounds, computed)) + ")";
     }
     throw SqlStates.notSupported(name + " cannot be answered privately by dpsql yet; supported "
         + "aggregates are COUNT(*), COUNT(col), SUM(col) and AVG(col)");
+  }
+
+  /**
+   * The column an aggregated argument is: a table column, or a computed column whose value and
+   * bound {@link ValueBounds} derives (reused when the statement aggregates it twice).
+   */
+  private static String argument(RexNode arg, List<String> columns, ValueBounds bounds,
+      List<Computed> computed) throws SQLException {
+    if (arg instanceof RexInputRef ref) {
+      return columns.get(ref.getIndex());
+    }
+    SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(DIALECT,
+        i -> new SqlIdentifier(columns.get(i), SqlParserPos.ZERO));
+    String shown = context.toSql(null, arg).toSqlString(DIALECT).getSql();
+    ValueBounds.Bounded b = bounds.of(arg, shown);
+    String text = context.toSql(null, b.expression()).toSqlString(DIALECT).getSql();
+    for (Computed c : computed) {
+      if (c.value().text().equals(text)) {
+        return c.name();
+      }
+    }
+    org.apache.calcite.sql.type.SqlTypeName type = arg.getType().getSqlTypeName();
+    int jdbc = org.apache.calcite.sql.type.SqlTypeName.INT_TYPES.contains(type)
+        ? java.sql.Types.BIGINT : java.sql.Types.DECIMAL;
+    Computed c = new Computed("DPSQL_V" + computed.size(), jdbc, b.range(),
+        new RexValue(b.expression(), columns, text));
+    computed.add(c);
+    return c.name();
   }
 
   /** The table column an expression is, or XDP03 naming the expression. */

@@ -78,10 +78,9 @@ public final class PrivacyAnalysis {
     for (Aggregate a : aggregates) {
       TablePolicy table = tableOf(a);
       CoreAggregate.Canonical canonical = CoreAggregate.of(a, share,
-          column -> table != null && table.column(column).map(PrivacyAnalysis::pointDomain)
-              .orElse(false));
+          column -> table == null ? java.util.Optional.empty() : table.column(column));
       releases.put(a, new ReleasePlan.Release("R" + releases.size(), canonical.sql(),
-          canonical.derived()));
+          canonical.derived(), canonical.computed()));
     }
     List<ReleasePlan.PublicInput> inputs = new ArrayList<>();
     RelNode post = unpadded(replace(plan, releases, inputs));

@@ -80,7 +80,10 @@ public final class RelationalPlanner {
     SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, reader, typeFactory,
         SqlValidator.Config.DEFAULT
             .withConformance(SqlConformanceEnum.BABEL)
-            .withIdentifierExpansion(true));
+            .withIdentifierExpansion(true)
+            // no implicit casts: comparing a text column with a number is an error, as in the
+            // single-table analysis (a conversion failing on some rows would reveal them)
+            .withTypeCoercionEnabled(false));
     SqlNode validated;
     try {
       validated = validator.validate(query);

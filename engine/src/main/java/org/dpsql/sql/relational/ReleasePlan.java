@@ -33,9 +33,24 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
    * One private aggregate, released as table {@code table}: its canonical statement and the
    * derived columns (expressions of one point-domain column) the statement names.
    */
-  public record Release(String table, String coreSql, List<CoreAggregate.Derived> derived) {
+  public record Release(String table, String coreSql, List<CoreAggregate.Derived> derived,
+      List<CoreAggregate.Computed> computed) {
     public Release {
       derived = List.copyOf(derived);
+      computed = List.copyOf(computed);
+    }
+
+    /** The definitions of the derived and computed columns, e.g. {@code DPSQL_V0 = ...}. */
+    public List<String> definitions() {
+      List<String> out = new java.util.ArrayList<>();
+      for (CoreAggregate.Derived d : derived) {
+        out.add(d.name() + " = " + d.text());
+      }
+      for (CoreAggregate.Computed c : computed) {
+        out.add(c.name() + " = " + c.value().text() + " in [" + c.range().lo().toPlainString()
+            + ", " + c.range().hi().toPlainString() + "]");
+      }
+      return out;
     }
 
     /**
@@ -43,12 +58,11 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
      * the ledger and EXPLAIN show.
      */
     public String statementText() {
-      StringBuilder s = new StringBuilder(coreSql);
-      for (CoreAggregate.Derived d : derived) {
-        s.append(s.length() == coreSql.length() ? " /* " : ", ").append(d.name()).append(" = ")
-            .append(d.text().replace("*/", "* /"));
+      List<String> defs = definitions();
+      if (defs.isEmpty()) {
+        return coreSql;
       }
-      return derived.isEmpty() ? coreSql : s.append(" */").toString();
+      return coreSql + " /* " + String.join(", ", defs).replace("*/", "* /") + " */";
     }
   }
 
