@@ -46,6 +46,8 @@ public final class BoundedSnapshots {
     for (ColumnPolicy c : table.columns().values()) {
       cols.add(dialect.quoteIdentifier(c.name()));
     }
+    // COUNT(DISTINCT unit) counts the snapshot's units
+    cols.add(dialect.quoteIdentifier(table.privacyUnit()));
     String rn = dialect.quoteIdentifier("DPSQL_RN");
     String select = "SELECT " + String.join(", ", cols) + " FROM (SELECT " + String.join(", ", cols)
         + ", ROW_NUMBER() OVER (PARTITION BY " + dialect.quoteIdentifier(table.privacyUnit())

@@ -83,6 +83,7 @@ public final class MeasurementSql {
     for (Measurement m : plan.measurements()) {
       valueExprs.add(switch (m.kind()) {
         case COUNT_STAR -> null;
+        case COUNT_DISTINCT_UNIT -> dialect.quoteIdentifier(table.privacyUnit());
         case COUNT -> value(m.column(), dialect);
         case SUM -> steps(value(m.column(), dialect), Measurement.bounds(m.column()),
             m.resolution());
@@ -167,6 +168,7 @@ public final class MeasurementSql {
     return switch (m.kind()) {
       case COUNT_STAR -> "COUNT(*)";
       case COUNT -> "COUNT(" + valueExpr + ")";
+      case COUNT_DISTINCT_UNIT -> "COUNT(DISTINCT " + valueExpr + ")";
       case SUM -> "SUM(" + valueExpr + ")";
     };
   }

@@ -70,7 +70,7 @@ public final class PrivateAnswer {
           false);
     }
     return switch (o.aggregate()) {
-      case COUNT_STAR, COUNT -> ResultColumn.bigint(o.label(), false);
+      case COUNT_STAR, COUNT, COUNT_DISTINCT_UNIT -> ResultColumn.bigint(o.label(), false);
       case SUM -> {
         Measurement m = Measurement.sum(o.column());
         yield m.resolution().compareTo(BigDecimal.ONE) == 0
@@ -118,6 +118,7 @@ public final class PrivateAnswer {
         case COUNT_STAR -> Measurement.countStar();
         case COUNT -> Measurement.count(item.column());
         case SUM, AVG -> Measurement.sum(item.column());
+        case COUNT_DISTINCT_UNIT -> Measurement.countDistinctUnits(plan.cells().size());
       });
       if (item.aggregate() == AggregateKind.AVG) {
         count[o] = plan.indexOf(Measurement.count(item.column()));

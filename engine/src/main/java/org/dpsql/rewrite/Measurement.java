@@ -16,10 +16,30 @@ import org.dpsql.policy.ColumnPolicy;
  * {@code k * perRowBound()} in L1 norm, and by the same in L2 norm (the worst case puts all k rows
  * in one cell). Both are returned by {@link #sensitivity(int)}.
  */
-public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution, long perRowBound) {
+public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution, long perRowBound,
+    long cells) {
 
   /** What is measured. */
-  public enum Kind { COUNT_STAR, COUNT, SUM }
+  public enum Kind { COUNT_STAR, COUNT, SUM, COUNT_DISTINCT_UNIT }
+
+  /** A measurement whose data vector's number of cells does not matter for its sensitivity. */
+  public Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution, long perRowBound) {
+    this(kind, column, resolution, perRowBound, Long.MAX_VALUE);
+  }
+
+  /**
+   * The number of distinct privacy units per cell, counted over each unit's bounded rows, on a data
+   * vector of {@code cells} cells.
+   *
+   * <p>Sensitivity: a unit's at most k rows lie in at most min(k, cells) cells, and in each of
+   * them the distinct count changes by exactly 1 when the unit is added or removed; other units'
+   * rows are untouched (each unit's rows are bounded independently). So the L1 sensitivity is
+   * min(k, cells) and the L2 sensitivity √min(k, cells), at most the L1 one, which {@link
+   * #sensitivity(int)} returns for both.
+   */
+  public static Measurement countDistinctUnits(long cells) {
+    return new Measurement(Kind.COUNT_DISTINCT_UNIT, null, BigDecimal.ONE, 1, cells);
+  }
 
   public static Measurement countStar() {
     return new Measurement(Kind.COUNT_STAR, null, BigDecimal.ONE, 1);
@@ -58,6 +78,9 @@ public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution,
 
   /** L1 (= L2) sensitivity of the whole cell vector when a unit contributes at most k rows. */
   public long sensitivity(int maxRowsPerUnit) {
+    if (kind == Kind.COUNT_DISTINCT_UNIT) {
+      return Math.min(maxRowsPerUnit, cells);
+    }
     return Math.multiplyExact(perRowBound, (long) maxRowsPerUnit);
   }
 
@@ -67,6 +90,7 @@ public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution,
       case COUNT_STAR -> "COUNT(*)";
       case COUNT -> "COUNT(" + column.name() + ")";
       case SUM -> "SUM(" + column.name() + ")";
+      case COUNT_DISTINCT_UNIT -> "COUNT(DISTINCT unit)";
     };
   }
 

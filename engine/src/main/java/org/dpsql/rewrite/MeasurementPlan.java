@@ -19,6 +19,10 @@ public record MeasurementPlan(AggregateQuery query, CellDomain cells, List<Measu
 
   /** Rewrites a query into its plan. */
   public static MeasurementPlan of(AggregateQuery query) throws SQLException {
+    org.dpsql.sql.Mechanism m = query.hint().mechanism();
+    int limit = m == org.dpsql.sql.Mechanism.TOPDOWN || m == org.dpsql.sql.Mechanism.INFTDA
+        ? CellDomain.MAX_TREE_CELLS : CellDomain.MAX_CELLS; // a tree release is sparse
+    CellDomain cells = new CellDomain(query.groupBy(), limit);
     List<Measurement> ms = new ArrayList<>();
     for (OutputItem o : query.outputs()) {
       if (o.isGroupKey()) {
@@ -32,13 +36,11 @@ public record MeasurementPlan(AggregateQuery query, CellDomain cells, List<Measu
           addOnce(ms, Measurement.sum(o.column()));
           addOnce(ms, Measurement.count(o.column()));
         }
+        case COUNT_DISTINCT_UNIT -> addOnce(ms, Measurement.countDistinctUnits(cells.size()));
         default -> throw new IllegalStateException(o.aggregate().name());
       }
     }
-    org.dpsql.sql.Mechanism m = query.hint().mechanism();
-    int limit = m == org.dpsql.sql.Mechanism.TOPDOWN || m == org.dpsql.sql.Mechanism.INFTDA
-        ? CellDomain.MAX_TREE_CELLS : CellDomain.MAX_CELLS; // a tree release is sparse
-    return new MeasurementPlan(query, new CellDomain(query.groupBy(), limit), ms);
+    return new MeasurementPlan(query, cells, ms);
   }
 
   private static void addOnce(List<Measurement> ms, Measurement m) {

@@ -213,13 +213,15 @@ public final class WorkloadPlan {
   }
 
   /** The measurements an output needs: one, or SUM then COUNT(col) for AVG. */
-  static List<Measurement> measurementsOf(OutputItem o) {
+  static List<Measurement> measurementsOf(OutputItem o) throws SQLException {
     AggregateKind k = o.aggregate();
     return switch (k) {
       case COUNT_STAR -> List.of(Measurement.countStar());
       case COUNT -> List.of(Measurement.count(o.column()));
       case SUM -> List.of(Measurement.sum(o.column()));
       case AVG -> List.of(Measurement.sum(o.column()), Measurement.count(o.column()));
+      case COUNT_DISTINCT_UNIT -> throw SqlStates.notSupported(
+          "COUNT(DISTINCT unit) is answered per query, not in workloads");
     };
   }
 

@@ -9,5 +9,10 @@ public enum AggregateKind {
   /** {@code SUM(col)}: sum of values clamped to the policy bounds. */
   SUM,
   /** {@code AVG(col)}: noisy SUM over noisy COUNT of the same column. */
-  AVG
+  AVG,
+  /**
+   * {@code COUNT(DISTINCT unit)} of the privacy-unit column: protected individuals per cell,
+   * counted over each unit's bounded rows.
+   */
+  COUNT_DISTINCT_UNIT
 }

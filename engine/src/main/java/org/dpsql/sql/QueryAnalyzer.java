@@ -917,6 +917,7 @@ public final class QueryAnalyzer {
       throw SqlStates.notSupported("OFFSET/FETCH/LIMIT with grouping sets or with joins is not "
           + "supported; filter the released rows in your client");
     }
+    refuseDistinctUnitsInWorkload(a.query());
     if (a.groupingSets() == null) {
       // a join with public tables is answered over its key's cells, as a one-query workload
       AggregateQuery q = a.query();
@@ -977,6 +978,7 @@ public final class QueryAnalyzer {
         throw SqlStates.notSupported("ORDER BY/OFFSET/FETCH inside a UNION ALL branch is not "
             + "supported; order the whole result instead");
       }
+      refuseDistinctUnitsInWorkload(q);
       if (a.groupingSets() == null) {
         parts.add(q);
       } else {
@@ -1163,6 +1165,20 @@ public final class QueryAnalyzer {
     }
   }
 
+  /**
+   * Refuses (XDP03) COUNT(DISTINCT unit) in a statement answered as a workload (grouping sets,
+   * UNION ALL, joins, GROUP BY expressions): its sensitivity is derived per query.
+   */
+  private static void refuseDistinctUnitsInWorkload(AggregateQuery q) throws SQLException {
+    for (OutputItem o : q.outputs()) {
+      if (o.aggregate() == AggregateKind.COUNT_DISTINCT_UNIT) {
+        throw SqlStates.notSupported("COUNT(DISTINCT " + q.table().privacyUnit() + ") is answered"
+            + " in single aggregate queries (GROUP BY policy columns); not yet with ROLLUP, CUBE, "
+            + "GROUPING SETS, UNION ALL batches, joins or GROUP BY expressions");
+      }
+    }
+  }
+
   /** A plain GROUP BY item: a policy column with a public domain. */
   private static ColumnPolicy groupColumn(SqlNode g, TablePolicy table) throws SQLException {
     if (!(g instanceof SqlIdentifier id)) {
@@ -1310,8 +1326,15 @@ public final class QueryAnalyzer {
     SqlKind kind = SqlKind.valueOf(name);
     SqlLiteral quantifier = call.getFunctionQuantifier();
     if (quantifier != null && "DISTINCT".equalsIgnoreCase(quantifier.toValue())) {
-      throw SqlStates.notSupported(kind + "(DISTINCT ...) is not supported privately; "
-          + "drop DISTINCT");
+      if (kind == SqlKind.COUNT && call.operandCount() == 1
+          && call.operand(0) instanceof SqlIdentifier u && !u.isStar() && !table.unitIsRow()
+          && u.names.get(u.names.size() - 1).equalsIgnoreCase(table.privacyUnit())) {
+        return new OutputItem(label(alias, "COUNT_DISTINCT_" + table.privacyUnit(), labels), null,
+            AggregateKind.COUNT_DISTINCT_UNIT);
+      }
+      throw SqlStates.notSupported(kind + "(DISTINCT ...) is answered privately only as COUNT("
+          + "DISTINCT " + (table.unitIsRow() ? "<privacy unit>" : table.privacyUnit()) + "), the "
+          + "number of protected individuals; drop DISTINCT otherwise");
     }
     if (call.operandCount() != 1) {
       throw SqlStates.notSupported(kind + " takes one argument");

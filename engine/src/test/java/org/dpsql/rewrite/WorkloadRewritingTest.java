@@ -453,6 +453,7 @@ class WorkloadRewritingTest {
         case COUNT -> "COUNT(" + o.column().name() + ")";
         case SUM -> "SUM(" + o.column().name() + ")";
         case AVG -> "AVG(CAST(" + o.column().name() + " AS DOUBLE))";
+        case COUNT_DISTINCT_UNIT -> "COUNT(DISTINCT " + part.table().privacyUnit() + ")";
       });
     }
     List<String> select = new ArrayList<>();

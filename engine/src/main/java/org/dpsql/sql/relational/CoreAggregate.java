@@ -265,11 +265,17 @@ public final class CoreAggregate {
       throw SqlStates.notSupported(name + "(...) FILTER (WHERE ...) over a private table is not "
           + "supported yet; move the condition into WHERE");
     }
-    if (call.isDistinct()) {
-      throw SqlStates.notSupported(name + "(DISTINCT ...) is not supported privately yet; drop "
-          + "DISTINCT");
-    }
     SqlKind kind = call.getAggregation().getKind();
+    if (call.isDistinct()) {
+      if (kind == SqlKind.COUNT && call.getArgList().size() == 1
+          && fields.get(call.getArgList().get(0)) instanceof RexInputRef ref) {
+        // the single-table analysis accepts it for the privacy-unit column only
+        return "COUNT(DISTINCT " + quote(columns.get(ref.getIndex())) + ")";
+      }
+      throw SqlStates.notSupported(name + "(DISTINCT ...) is answered privately only as COUNT("
+          + "DISTINCT <privacy unit column>), the number of protected individuals; drop DISTINCT "
+          + "otherwise");
+    }
     if (kind == SqlKind.COUNT) {
       if (call.getArgList().isEmpty()) {
         return "COUNT(*)";
