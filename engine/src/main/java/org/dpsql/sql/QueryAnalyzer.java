@@ -224,7 +224,9 @@ public final class QueryAnalyzer {
       // type error), or a private aggregate over a join, is best explained by the single-aggregate
       // analysis, which sees every backend column and knows joins with public lookup tables
       boolean unreadable = e.getSQLState() != null && e.getSQLState().startsWith("42");
-      throw unreadable || org.dpsql.sql.relational.CoreAggregate.refusesJoin(e) ? refusal : e;
+      boolean joinRefused = SqlStates.NOT_SUPPORTED.equals(e.getSQLState()) && isJoin(node);
+      throw unreadable || joinRefused || org.dpsql.sql.relational.CoreAggregate.refusesJoin(e)
+          ? refusal : e;
     }
   }
 
@@ -347,6 +349,12 @@ public final class QueryAnalyzer {
   private static String texts(List<org.dpsql.sql.relational.CoreAggregate.Derived> derived) {
     return String.join(", ", derived.stream()
         .map(org.dpsql.sql.relational.CoreAggregate.Derived::text).toList());
+  }
+
+  /** Whether a statement is one SELECT over a join (what the join analysis reads). */
+  private static boolean isJoin(SqlNode node) {
+    SqlNode n = node instanceof SqlOrderBy ob ? ob.query : node;
+    return n instanceof SqlSelect select && PublicJoins.isJoin(select);
   }
 
   private static boolean hasDynamicParameters(SqlNode node) {

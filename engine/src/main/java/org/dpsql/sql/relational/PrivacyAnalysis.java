@@ -73,7 +73,16 @@ public final class PrivacyAnalysis {
       throw rawRows(plan);
     }
     BudgetAmount defaults = policy.budget().defaultQuery();
-    DpHint share = hint.share(aggregates.size(), defaults);
+    // the same aggregate reached twice (a self-join, a CTE used twice) is one release: the budget
+    // is split among the distinct ones
+    java.util.Set<String> distinct = new java.util.HashSet<>();
+    for (Aggregate a : aggregates) {
+      TablePolicy table = tableOf(a);
+      CoreAggregate.Canonical c = CoreAggregate.of(a, DpHint.NONE,
+          column -> table == null ? java.util.Optional.empty() : table.column(column));
+      distinct.add(new ReleasePlan.Release("", c.sql(), c.derived(), c.computed()).statementText());
+    }
+    DpHint share = hint.share(distinct.size(), defaults);
     Map<RelNode, ReleasePlan.Release> releases = new IdentityHashMap<>();
     for (Aggregate a : aggregates) {
       TablePolicy table = tableOf(a);

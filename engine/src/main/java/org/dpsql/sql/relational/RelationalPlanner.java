@@ -39,7 +39,9 @@ import org.dpsql.sql.ValidationSchema;
  * Calcite's {@link SqlToRelConverter} (subqueries in expressions become joins) and normalises the
  * plan with a few of Calcite's rules (merging adjacent projections and filters, removing trivial
  * projections) so that the privacy analysis sees each private aggregate with the filters and
- * projections below it.
+ * projections below it; an aggregate over a join is pushed below the join (Calcite's extended
+ * aggregate–join transposition), so that each private side is aggregated on its own, grouped by
+ * the join keys, and the join combines released rows.
  *
  * <p>Guarantees: the plan has the statement's result type with the validated column names; nothing
  * is read from the backend. Validation errors are {@code 42xxx} {@link SQLException}s.
@@ -54,6 +56,10 @@ public final class RelationalPlanner {
       .addRuleInstance(CoreRules.PROJECT_MERGE)
       .addRuleInstance(CoreRules.FILTER_MERGE)
       .addRuleInstance(CoreRules.FILTER_PROJECT_TRANSPOSE)
+      .addRuleInstance(CoreRules.PROJECT_REMOVE)
+      .addRuleInstance(CoreRules.AGGREGATE_PROJECT_MERGE)
+      .addRuleInstance(CoreRules.AGGREGATE_JOIN_TRANSPOSE_EXTENDED)
+      .addRuleInstance(CoreRules.PROJECT_MERGE)
       .addRuleInstance(CoreRules.PROJECT_REMOVE)
       .build();
 

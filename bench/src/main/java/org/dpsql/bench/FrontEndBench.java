@@ -1,0 +1,116 @@
+package org.dpsql.bench;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * The relational front end's cost, run by hand:
+ *
+ * <ol>
+ *   <li>prepare (parse, validate, plan, privacy analysis, release planning) of statements of each
+ *       shape on a warm JVM: median and 90th percentile over 500 prepares after 200 warm-up ones;
+ *   <li>end-to-end time on the 1,000,000-row table of {@link BenchDatabase} (policy (b): bounding
+ *       to 5 rows per rider) of a private {@code GROUP BY} alone and of the same aggregate under
+ *       post-processing (a subquery with {@code ORDER BY}, and {@code HAVING} with a window), run
+ *       alternately, every execution with a new filter constant so that no release is reused.
+ * </ol>
+ *
+ * <p>{@code java -cp bench/target/benchmarks.jar org.dpsql.bench.FrontEndBench [rounds]}
+ */
+public final class FrontEndBench {
+  private FrontEndBench() {}
+
+  private static final List<String> SHAPES = List.of(
+      "SELECT G, COUNT(*) FROM T GROUP BY G",
+      "SELECT G, COUNT(*) AS n FROM T GROUP BY G HAVING COUNT(*) > 10 ORDER BY n DESC",
+      "SELECT g, n FROM (SELECT G AS g, COUNT(*) AS n FROM T WHERE V > 3 GROUP BY G) t ORDER BY n",
+      "WITH s AS (SELECT G, SUM(V) AS total FROM T GROUP BY G) SELECT G, total, "
+          + "RANK() OVER (ORDER BY total DESC) FROM s",
+      "SELECT CASE WHEN G < 10 THEN 'low' ELSE 'high' END AS b, COUNT(*) FROM T GROUP BY 1",
+      "SELECT SUM(V * 2 + 1), AVG(V) FROM T",
+      "SELECT COUNT(*) FROM T WHERE G IN (SELECT G FROM T GROUP BY G HAVING COUNT(*) > 5)",
+      "SELECT * FROM T WHERE 1 = 0");
+
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
+    System.out.println("dpsql front end bench, " + Runtime.getRuntime().availableProcessors()
+        + " cores, Java " + System.getProperty("java.version"));
+    Path policy = BenchDatabase.writePolicy(BenchDatabase.PolicyKind.BOUNDED);
+    Properties p = new Properties();
+    p.setProperty("policy", policy.toString());
+
+    try (Connection keep = BenchDatabase.create(BenchDatabase.SMALL_URL, BenchDatabase.SMALL_ROWS);
+        Connection c = DriverManager.getConnection(BenchDatabase.dpsqlUrl(BenchDatabase.SMALL_URL),
+            p)) {
+      System.out.println("\nprepare on a warm JVM (ms): median, p90 of 500 after 200 warm-up");
+      for (String sql : SHAPES) {
+        for (int i = 0; i < 200; i++) {
+          c.prepareStatement(sql).close();
+        }
+        double[] ms = new double[500];
+        for (int i = 0; i < ms.length; i++) {
+          long t0 = System.nanoTime();
+          c.prepareStatement(sql).close();
+          ms[i] = (System.nanoTime() - t0) / 1e6;
+        }
+        Arrays.sort(ms);
+        System.out.printf("  %7.3f %7.3f  %s%n", ms[ms.length / 2], ms[(int) (ms.length * 0.9)],
+            sql);
+      }
+    }
+
+    System.out.println("\nbuilding " + BenchDatabase.BIG_ROWS + " rows ...");
+    try (Connection keep = BenchDatabase.create(BenchDatabase.BIG_URL, BenchDatabase.BIG_ROWS);
+        Connection c = DriverManager.getConnection(BenchDatabase.dpsqlUrl(BenchDatabase.BIG_URL),
+            p)) {
+      String plain = "SELECT G, COUNT(*) FROM T WHERE G >= %d GROUP BY G";
+      String sorted = "SELECT g, n FROM (SELECT G AS g, COUNT(*) AS n FROM T WHERE G >= %d GROUP "
+          + "BY G) t ORDER BY n DESC";
+      String having = "SELECT G, COUNT(*) AS n, SUM(COUNT(*)) OVER (ORDER BY G) AS running FROM T "
+          + "WHERE G >= %d GROUP BY G HAVING COUNT(*) > 0";
+      double[][] ms = new double[3][rounds];
+      int k = 1;
+      for (int w = 0; w < 3; w++) { // warm-up
+        run(c, String.format(plain, -k++));
+        run(c, String.format(sorted, -k++));
+        run(c, String.format(having, -k++));
+      }
+      for (int r = 0; r < rounds; r++) {
+        ms[0][r] = run(c, String.format(plain, -k++));
+        ms[1][r] = run(c, String.format(sorted, -k++));
+        ms[2][r] = run(c, String.format(having, -k++));
+      }
+      double base = median(ms[0]);
+      System.out.printf("%nend to end on %,d rows, median of %d alternating runs (ms):%n",
+          BenchDatabase.BIG_ROWS, rounds);
+      System.out.printf("  %8.1f        private GROUP BY alone%n", base);
+      System.out.printf("  %8.1f  %5.3fx  the same under a subquery with ORDER BY%n",
+          median(ms[1]), median(ms[1]) / base);
+      System.out.printf("  %8.1f  %5.3fx  the same with HAVING and a running-total window%n",
+          median(ms[2]), median(ms[2]) / base);
+    }
+  }
+
+  private static double run(Connection c, String sql) throws SQLException {
+    long t0 = System.nanoTime();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        rs.getObject(1);
+      }
+    }
+    return (System.nanoTime() - t0) / 1e6;
+  }
+
+  private static double median(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+}
