@@ -18,6 +18,8 @@ import org.dpsql.session.DpsqlSession;
  * JDBC URL without {@code jdbc:} (e.g. {@code jdbc:dpsql:h2:mem:demo}). Connection properties:
  * {@code policy} (required: a path or {@code classpath:NAME}), {@code user}, {@code password},
  * {@code seed}. Registered with {@link java.sql.DriverManager} through the service loader.
+ * {@code jdbc:dpsql:remote:url=http://HOST:PORT} connects to a dpsql server instead (see {@link
+ * #REMOTE_PREFIX}).
  *
  * <p>Every connection is a {@link DpsqlSession} with its own budget; all statements go through it.
  */
@@ -70,10 +72,21 @@ public class DpsqlDriver extends UnregisteredDriver {
     return new DriverVersion("dpsql", VERSION, "dpsql", VERSION, true, 0, 1, 0, 1);
   }
 
+  /**
+   * URL prefix of a dpsql server ({@code jdbc:dpsql:remote:url=http://HOST:8765}): the connection
+   * is made by Avatica's thin client, with {@code user} and {@code password} sent as the server's
+   * HTTP Basic credentials, so that consoles and BI tools that only know a user and a password
+   * field (sqlline's {@code !connect url user password}) log in as that analyst.
+   */
+  public static final String REMOTE_PREFIX = PREFIX + "remote:";
+
   @Override
   public Connection connect(String url, Properties info) throws SQLException {
     if (url == null || !acceptsURL(url)) {
       return null;
+    }
+    if (url.startsWith(REMOTE_PREFIX)) {
+      return connectRemote(url, info);
     }
     String backendUrl = "jdbc:" + url.substring(PREFIX.length());
     Properties props = new Properties();
@@ -93,6 +106,35 @@ public class DpsqlDriver extends UnregisteredDriver {
     } finally {
       OPENING.remove();
     }
+  }
+
+  /**
+   * A thin-client connection to a dpsql server: {@code jdbc:avatica:remote:} with the same
+   * parameters, Protobuf serialization and Basic authentication unless the URL names others, and
+   * {@code user}/{@code password} as {@code avatica_user}/{@code avatica_password} unless those
+   * are given. Nothing else is sent: the server ignores every other connection property.
+   */
+  private static Connection connectRemote(String url, Properties info) throws SQLException {
+    String params = url.substring(REMOTE_PREFIX.length());
+    String lower = params.toLowerCase(java.util.Locale.ROOT);
+    StringBuilder avatica = new StringBuilder("jdbc:avatica:remote:").append(params);
+    if (!lower.contains("serialization=")) {
+      avatica.append(";serialization=protobuf");
+    }
+    if (!lower.contains("authentication=")) {
+      avatica.append(";authentication=BASIC");
+    }
+    Properties props = new Properties();
+    if (info != null) {
+      props.putAll(info);
+      if (info.getProperty("user") != null && info.getProperty("avatica_user") == null) {
+        props.setProperty("avatica_user", info.getProperty("user"));
+      }
+      if (info.getProperty("password") != null && info.getProperty("avatica_password") == null) {
+        props.setProperty("avatica_password", info.getProperty("password"));
+      }
+    }
+    return new org.apache.calcite.avatica.remote.Driver().connect(avatica.toString(), props);
   }
 
   @Override

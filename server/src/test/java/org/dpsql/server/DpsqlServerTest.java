@@ -69,6 +69,24 @@ class DpsqlServerTest {
   }
 
   @Test
+  void consolesLogInWithUserAndPasswordThroughTheDpsqlRemoteUrl() throws Exception {
+    // what sqlline's "!connect url user password" and BI tools' user/password fields send
+    String url = server.jdbcUrl().replace("jdbc:avatica:remote:", "jdbc:dpsql:remote:")
+        .replace(";serialization=protobuf", "");
+    try (Connection c = java.sql.DriverManager.getConnection(url, "frank", "pw-frank")) {
+      // frank's own budget (1) from the users file: logged in as frank
+      assertEquals(0, ((BigDecimal) single(c, "SELECT TOTAL FROM DPSQL.BUDGET"))
+          .compareTo(BigDecimal.ONE));
+      long n = ((Number) single(c, "SELECT n FROM (SELECT /*+ DP(rho='0.1') */ COUNT(*) AS n "
+          + "FROM TRIPS) t")).longValue();
+      assertTrue(Math.abs(n - 5000) < 100, "count " + n);
+    }
+    Exception wrong = assertThrows(Exception.class,
+        () -> java.sql.DriverManager.getConnection(url, "frank", "not-franks").close());
+    assertTrue(String.valueOf(wrong.getMessage()).contains("401"), wrong.toString());
+  }
+
+  @Test
   void wrongMissingOrUnknownCredentialsAreRefused() {
     Exception wrong = assertThrows(Exception.class,
         () -> connect(server, "bob", "not-bobs", new Properties()).close());
