@@ -240,6 +240,8 @@ public final class QueryAnalyzer {
     DpHint hint = statementHint(node);
     org.apache.calcite.rel.RelNode plan = relationalPlanner.plan(node);
     org.dpsql.sql.relational.ReleasePlan split = privacyAnalysis.split(plan, hint);
+    split = split.withLabels(labels(node, split.rowType().getFieldNames()),
+        plan.getCluster().getTypeFactory());
     List<AnalyzedStatement> parts = new ArrayList<>();
     for (org.dpsql.sql.relational.ReleasePlan.Release r : split.releases()) {
       AnalyzedStatement part = analyzeCanonical(r);
@@ -349,6 +351,40 @@ public final class QueryAnalyzer {
   private static String texts(List<org.dpsql.sql.relational.CoreAggregate.Derived> derived) {
     return String.join(", ", derived.stream()
         .map(org.dpsql.sql.relational.CoreAggregate.Derived::text).toList());
+  }
+
+  /**
+   * The result labels of a statement: Calcite's names, except that an unaliased {@code COUNT(*)},
+   * {@code COUNT(col)}, {@code SUM(col)} or {@code AVG(col)} of the outermost SELECT is named as
+   * in single-table statements ({@code COUNT}, {@code SUM_FARE}, ...) instead of {@code EXPR$1}.
+   */
+  private static List<String> labels(SqlNode node, List<String> names) {
+    SqlNode n = node instanceof SqlOrderBy ob ? ob.query : node;
+    if (!(n instanceof SqlSelect select) || select.getSelectList().size() != names.size()) {
+      return names;
+    }
+    List<String> out = new ArrayList<>(names);
+    Set<String> used = new HashSet<>();
+    names.forEach(name -> used.add(name.toUpperCase(Locale.ROOT)));
+    for (int i = 0; i < names.size(); i++) {
+      if (!names.get(i).matches("EXPR\\$\\d+")
+          || !(select.getSelectList().get(i) instanceof SqlCall call) || call.operandCount() != 1
+          || call.getFunctionQuantifier() != null) {
+        continue;
+      }
+      String fn = functionName(call);
+      if (!Set.of("COUNT", "SUM", "AVG").contains(fn)) {
+        continue;
+      }
+      String label = null;
+      if (call.operand(0) instanceof SqlIdentifier id) {
+        label = id.isStar() ? fn : fn + "_" + id.names.get(id.names.size() - 1);
+      }
+      if (label != null && used.add(label.toUpperCase(Locale.ROOT))) {
+        out.set(i, label);
+      }
+    }
+    return out;
   }
 
   /** Whether a statement is one SELECT over a join (what the join analysis reads). */

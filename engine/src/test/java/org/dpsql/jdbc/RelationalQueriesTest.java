@@ -260,6 +260,19 @@ class RelationalQueriesTest {
   }
 
   @Test
+  void unaliasedAggregatesAreNamedAsInSingleTableStatements() throws SQLException {
+    try (Connection c = connect(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT REGION, COUNT(*), AVG(FARE), SUM(FARE) * 2 FROM "
+            + "(SELECT * FROM TRIPS) t GROUP BY REGION")) {
+      ResultSetMetaData md = rs.getMetaData();
+      assertEquals("REGION", md.getColumnLabel(1));
+      assertEquals("COUNT", md.getColumnLabel(2));
+      assertEquals("AVG_FARE", md.getColumnLabel(3));
+      assertEquals("EXPR$3", md.getColumnLabel(4)); // an expression keeps SQL's generated name
+    }
+  }
+
+  @Test
   void rawRowsStayIn() throws SQLException {
     try (Connection c = connect()) {
       for (String sql : List.of("SELECT * FROM TRIPS", "SELECT AGE FROM (SELECT * FROM TRIPS) t",

@@ -34,7 +34,7 @@ class DpsqlServerTest {
   static void start() throws Exception {
     backend = TestServers.demoBackend("server-test", 5000);
     Path users = TestServers.users(dir, "alice 3", "bob 0.5", "carol 2 0.3", "dora 1",
-        "erin 0.5", "frank 1");
+        "erin 0.5", "frank 1", "gina 1");
     server = DpsqlServer.start(TestServers.options(backend, users, dir.resolve("ledger"), 7L));
   }
 
@@ -73,8 +73,8 @@ class DpsqlServerTest {
     // what sqlline's "!connect url user password" and BI tools' user/password fields send
     String url = server.jdbcUrl().replace("jdbc:avatica:remote:", "jdbc:dpsql:remote:")
         .replace(";serialization=protobuf", "");
-    try (Connection c = java.sql.DriverManager.getConnection(url, "frank", "pw-frank")) {
-      // frank's own budget (1) from the users file: logged in as frank
+    try (Connection c = java.sql.DriverManager.getConnection(url, "gina", "pw-gina")) {
+      // gina's own budget (1) from the users file: logged in as gina
       assertEquals(0, ((BigDecimal) single(c, "SELECT TOTAL FROM DPSQL.BUDGET"))
           .compareTo(BigDecimal.ONE));
       long n = ((Number) single(c, "SELECT n FROM (SELECT /*+ DP(rho='0.1') */ COUNT(*) AS n "
@@ -82,7 +82,7 @@ class DpsqlServerTest {
       assertTrue(Math.abs(n - 5000) < 100, "count " + n);
     }
     Exception wrong = assertThrows(Exception.class,
-        () -> java.sql.DriverManager.getConnection(url, "frank", "not-franks").close());
+        () -> java.sql.DriverManager.getConnection(url, "gina", "not-ginas").close());
     assertTrue(String.valueOf(wrong.getMessage()).contains("401"), wrong.toString());
   }
 

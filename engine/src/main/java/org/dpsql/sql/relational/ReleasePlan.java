@@ -29,6 +29,15 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
     publicInputs = List.copyOf(publicInputs);
   }
 
+  /** This plan with its result columns named {@code labels} (same number and types). */
+  public ReleasePlan withLabels(List<String> labels,
+      org.apache.calcite.rel.type.RelDataTypeFactory typeFactory) {
+    List<RelDataType> types = rowType.getFieldList().stream()
+        .map(org.apache.calcite.rel.type.RelDataTypeField::getType).toList();
+    return new ReleasePlan(releases, publicInputs, postSql,
+        typeFactory.createStructType(types, labels), plan, empty);
+  }
+
   /**
    * One private aggregate, released as table {@code table}: its canonical statement and the
    * derived columns (expressions of one point-domain column) the statement names.
