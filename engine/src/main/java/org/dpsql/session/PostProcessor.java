@@ -76,7 +76,7 @@ final class PostProcessor implements AutoCloseable {
           }
           rows.add(row);
         }
-        return new ResultTable(cols, rows);
+        return readable(new ResultTable(cols, rows));
       }
     } catch (SQLException e) {
       throw new SQLException("post-processing of the released rows failed: " + e.getMessage()
@@ -88,6 +88,45 @@ final class PostProcessor implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** Decimal results with more than this many digits after the point are shown as doubles. */
+  private static final int MAX_SCALE = 10;
+
+  /**
+   * The result with long decimals (H2 divides exact decimals to dozens of digits: a share of a
+   * noisy total would show 60) as doubles, which keep 15 significant digits, more than any noisy
+   * answer has.
+   */
+  private static ResultTable readable(ResultTable t) {
+    List<ResultColumn> cols = new ArrayList<>(t.columns());
+    boolean[] toDouble = new boolean[cols.size()];
+    boolean any = false;
+    for (int i = 0; i < cols.size(); i++) {
+      ResultColumn c = cols.get(i);
+      boolean decimal = c.jdbcType() == Types.DECIMAL || c.jdbcType() == Types.NUMERIC
+          || "DECFLOAT".equalsIgnoreCase(c.typeName());
+      // decided on the column's type alone, so that prepare and execute describe it alike
+      if (decimal && (c.scale() > MAX_SCALE || "DECFLOAT".equalsIgnoreCase(c.typeName()))) {
+        toDouble[i] = true;
+        any = true;
+        cols.set(i, ResultColumn.doubles(c.label(), c.nullable()));
+      }
+    }
+    if (!any) {
+      return t;
+    }
+    List<Object[]> rows = new ArrayList<>(t.rows().size());
+    for (Object[] r : t.rows()) {
+      Object[] row = r.clone();
+      for (int i = 0; i < row.length; i++) {
+        if (toDouble[i] && row[i] instanceof Number n) {
+          row[i] = n.doubleValue();
+        }
+      }
+      rows.add(row);
+    }
+    return new ResultTable(cols, rows);
   }
 
   private Connection connection() throws SQLException {

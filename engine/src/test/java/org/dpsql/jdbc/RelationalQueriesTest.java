@@ -164,6 +164,22 @@ class RelationalQueriesTest {
   }
 
   @Test
+  void sharesOfATotalAreReadableNumbers() throws SQLException {
+    try (Connection c = connect(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT REGION, 100.0 * COUNT(*) / SUM(COUNT(*)) OVER () "
+            + "AS share FROM TRIPS GROUP BY REGION")) {
+      double total = 0;
+      while (rs.next()) {
+        Object share = rs.getObject(2);
+        // not H2's 60-digit exact quotient
+        assertTrue(share instanceof Double || ((BigDecimal) share).scale() <= 10, share.toString());
+        total += ((Number) share).doubleValue();
+      }
+      assertEquals(100.0, total, 1e-9);
+    }
+  }
+
+  @Test
   void aReleaseJoinedWithAPublicTableGivesPerCapitaRates() throws SQLException {
     assertSameAsBackend("SELECT t.REGION, z.NAME, t.n * 1000 / z.POPULATION AS per_mille FROM "
         + "(SELECT REGION, COUNT(*) AS n FROM TRIPS GROUP BY REGION) t JOIN ZONES z ON "
