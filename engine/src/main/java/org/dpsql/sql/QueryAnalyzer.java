@@ -183,6 +183,10 @@ public final class QueryAnalyzer {
       return new AnalyzedStatement.PassThrough(node.toSqlString(backendDialect).getSql(), normalized);
     }
     SqlNode fresh = parse(sql);
+    if (outsideSingleTableForm(node)) {
+      // WITH, subqueries, HAVING, window functions: only the relational front end answers them
+      return composite(fresh, normalized, null);
+    }
     List<AnalyzedStatement.ParameterInfo> params;
     Object q;
     try {
@@ -225,8 +229,8 @@ public final class QueryAnalyzer {
       // analysis, which sees every backend column and knows joins with public lookup tables
       boolean unreadable = e.getSQLState() != null && e.getSQLState().startsWith("42");
       boolean joinRefused = SqlStates.NOT_SUPPORTED.equals(e.getSQLState()) && isJoin(node);
-      throw unreadable || joinRefused || org.dpsql.sql.relational.CoreAggregate.refusesJoin(e)
-          ? refusal : e;
+      throw refusal != null && (unreadable || joinRefused
+          || org.dpsql.sql.relational.CoreAggregate.refusesJoin(e)) ? refusal : e;
     }
   }
 
@@ -263,11 +267,9 @@ public final class QueryAnalyzer {
     String normalized = node.toSqlString(AnsiSqlDialect.DEFAULT).getSql();
     List<AnalyzedStatement.ParameterInfo> params = List.of();
     PublicJoins.Joined joined = null;
-    if (release.definitions().isEmpty()) {
-      params = validate(parse(sql));
-    } else {
-      // the canonical statement names derived and computed columns the backend schema does not
-      // have: it was validated as part of the whole statement; the filter's operators and the
+    if (!release.definitions().isEmpty()) {
+      // the canonical statement was validated as part of the whole statement (and may name
+      // derived and computed columns the backend does not have); the filter's operators and the
       // policy columns are checked below. The definitions are part of the release's identity.
       joined = derivedColumns(t.privateTables.iterator().next(), release.derived(),
           release.computed());
@@ -385,6 +387,41 @@ public final class QueryAnalyzer {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether a statement is certainly outside the single-table form (a {@code WITH}, a nested
+   * SELECT other than the branches of a top-level UNION, {@code HAVING}, a window function), so
+   * that the single-aggregate analysis, which would refuse it, is skipped.
+   */
+  private static boolean outsideSingleTableForm(SqlNode node) {
+    SqlNode n = node instanceof SqlOrderBy ob ? ob.query : node;
+    int branches = 0;
+    java.util.ArrayDeque<SqlNode> todo = new java.util.ArrayDeque<>(List.of(n));
+    while (!todo.isEmpty()) {
+      SqlNode b = todo.pop();
+      if (b.getKind() == SqlKind.UNION) {
+        todo.addAll(((SqlCall) b).getOperandList());
+      } else {
+        branches++;
+      }
+    }
+    int[] selects = new int[1];
+    boolean[] outside = new boolean[1];
+    node.accept(new SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(SqlCall call) {
+        if (call instanceof SqlWith || call.getKind() == SqlKind.OVER) {
+          outside[0] = true;
+        }
+        if (call instanceof SqlSelect select) {
+          selects[0]++;
+          outside[0] |= select.getHaving() != null;
+        }
+        return super.visit(call);
+      }
+    });
+    return outside[0] || selects[0] > branches;
   }
 
   /** Whether a statement is one SELECT over a join (what the join analysis reads). */
@@ -809,13 +846,16 @@ public final class QueryAnalyzer {
    * Calcite accepts them, but the backend would then convert each row's value, and a conversion
    * that fails on some rows would reveal them (and H2 quotes the value in its error).
    */
-  private static void checkComparisons(SqlNode validated, SqlValidator validator) {
+  public static void checkComparisons(SqlNode validated, SqlValidator validator) {
     List<SqlNode> wheres = new ArrayList<>();
     validated.accept(new SqlBasicVisitor<Void>() {
       @Override
       public Void visit(SqlCall call) {
         if (call instanceof SqlSelect select && select.getWhere() != null) {
           wheres.add(select.getWhere());
+        }
+        if (call instanceof SqlJoin join && join.getCondition() != null) {
+          wheres.add(join.getCondition());
         }
         return super.visit(call);
       }

@@ -315,6 +315,10 @@ class RelationalQueriesTest {
           "SELECT MIN(x) FROM (SELECT REGION, COUNT(*) AS x FROM TRIPS GROUP BY REGION) t "
               + "JOIN TRIPS u ON t.REGION = u.REGION"));
       assertEquals("XDP02", presence.getSQLState(), presence.getMessage());
+      // a comparison across types inside a subquery: the backend would convert every row
+      SQLException types = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT COUNT(*) FROM (SELECT * FROM TRIPS WHERE REGION = 3) t"));
+      assertEquals("42000", types.getSQLState(), types.getMessage());
       SQLException minimum = assertThrows(SQLException.class, () -> rows(c,
           "SELECT MIN(FARE) FROM (SELECT FARE FROM TRIPS) t"));
       assertEquals("XDP03", minimum.getSQLState(), minimum.getMessage());

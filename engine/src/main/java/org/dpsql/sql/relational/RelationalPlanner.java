@@ -93,8 +93,12 @@ public final class RelationalPlanner {
     SqlNode validated;
     try {
       validated = validator.validate(query);
+      // no comparison across type families (a conversion failing on some rows would reveal them)
+      org.dpsql.sql.QueryAnalyzer.checkComparisons(validated, validator);
     } catch (CalciteContextException e) {
       throw validationError(e);
+    } catch (IllegalArgumentException e) {
+      throw new SQLException(e.getMessage(), "42000");
     } catch (RuntimeException e) {
       throw new SQLException("SQL validation error: " + e.getMessage(), "42000", e);
     }
