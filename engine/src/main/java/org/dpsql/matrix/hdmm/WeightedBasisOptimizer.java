@@ -112,8 +112,13 @@ public final class WeightedBasisOptimizer {
       x = solver.minimize(f, x).point();
     }
     double optimised = exactObjective(rows, trace, x);
-    double[] weights = optimised < baseline ? x : lambda;
-    double objective = Math.min(optimised, baseline);
+    // the optimiser may drive weights to 0 until the trace is evaluated on a (nearly) singular
+    // strategy, where the fast route returns garbage (a negative objective was seen on a partition
+    // workload): optimised weights are kept only if an independent computation confirms them
+    boolean better = Double.isFinite(optimised) && optimised >= 0 && optimised < baseline
+        && confirmed(w, q, rows, x, optimised);
+    double[] weights = better ? x : lambda;
+    double objective = better ? optimised : baseline;
     double[] s = rows.columnL1(weights);
     double max = 0;
     for (double v : s) {
@@ -146,6 +151,37 @@ public final class WeightedBasisOptimizer {
     Strategy c = new ExplicitStrategy("Completed" + name, completed.toArray(new double[0][]));
     double cObjective = ErrorAnalysis.totalSquaredErrorL1(w, c);
     return cObjective < objective ? new ScoredStrategy(c, cObjective) : weighted;
+  }
+
+  /**
+   * Whether the weighted strategy's objective recomputed by {@link ErrorAnalysis} (its own
+   * factorisation) agrees with {@code objective} to 1e-6, relative.
+   */
+  private static boolean confirmed(Workload w, double[][] q, SparseRows rows, double[] weights,
+      double objective) {
+    double[] s = rows.columnL1(weights);
+    double max = 0;
+    for (double v : s) {
+      max = Math.max(max, v);
+    }
+    if (!(max > 0)) {
+      return false;
+    }
+    double[][] a = new double[q.length][];
+    for (int i = 0; i < q.length; i++) {
+      a[i] = q[i].clone();
+      for (int j = 0; j < a[i].length; j++) {
+        a[i][j] *= weights[i] / max;
+      }
+    }
+    try {
+      double check = ErrorAnalysis.totalSquaredErrorL1(w, new ExplicitStrategy("check",
+          dropZeroRows(a)));
+      return Double.isFinite(check) && check >= 0
+          && Math.abs(check - objective) <= 1e-6 * Math.max(check, objective);
+    } catch (RuntimeException e) {
+      return false; // the strategy does not support the workload after all
+    }
   }
 
   private static double[][] dropZeroRows(double[][] a) {

@@ -137,4 +137,26 @@ class WeightedBasisOptimizerTest {
     assertThrows(IllegalArgumentException.class,
         () -> OPT.optimize(new AllRangesWorkload(16), Strategies.wavelet(8)));
   }
+
+  /**
+   * Regression (found by the privacy audit): a partition workload (two groups of 4 of 8 cells, the
+   * workload of GROUP BY CASE WHEN AGE < 4 ...) on the hierarchical design drove weights to 0 and
+   * the fast trace to a negative objective (-2.2e12), which failed the statement. The result must
+   * be a valid strategy scored as ErrorAnalysis scores it, never above the design's own error.
+   */
+  @Test
+  void partitionWorkloadsAreScoredCorrectly() {
+    double[][] rows = new double[2][8];
+    for (int j = 0; j < 8; j++) {
+      rows[j < 4 ? 0 : 1][j] = 1;
+    }
+    Workload w = new org.dpsql.matrix.ExplicitWorkload(rows);
+    for (Strategy design : List.of(Strategies.hierarchical(8, 2), Strategies.wavelet(8))) {
+      ScoredStrategy s = OPT.optimize(w, design);
+      double check = ErrorAnalysis.totalSquaredErrorL1(w, s.strategy());
+      assertTrue(s.objective() >= 0, s.toString());
+      assertEquals(check, s.objective(), 1e-6 * check);
+      assertTrue(s.objective() <= ErrorAnalysis.totalSquaredErrorL1(w, design) * (1 + 1e-12));
+    }
+  }
 }

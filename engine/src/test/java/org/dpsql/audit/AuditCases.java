@@ -1,0 +1,259 @@
+package org.dpsql.audit;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The release paths dpsql has today, each as an {@link AuditCase} with its worst-case neighbour:
+ * the added unit (D' = D + unit) contributes as much as the policy lets it, and more, so that the
+ * honest engine must bound it and a broken one does not.
+ *
+ * <ul>
+ *   <li>Aggregates (table T, unit UNIT, k = 2, V clamped to [0, 10]): D has 20 units with 2 rows
+ *       each in cell A (V = 0) and 20 rows in cell B; the added unit has 100 rows, all in cell A,
+ *       with V = 1000: the honest engine keeps 2 of them and clamps each to 10 (the policy's worst
+ *       case: k rows in one cell at the clamp's end), so COUNT moves by 2 and SUM by 20.
+ *   <li>Workloads: the same table with an ordered column AGE (8 cells); the unit's rows are in
+ *       one AGE cell.
+ *   <li>Optimal PMF: COUNT(*) of cell A, answer range [0, 60].
+ *   <li>InfTDA: a 2 × 3 hierarchy STATE/COUNTY; the unit's 100 rows in one leaf (the deepest level).
+ *   <li>HTF: an 8 × 8 grid; the unit's 100 points in the densest cell.
+ *   <li>SafeTab: one level of 16 TotalOnly iterations, Δ = 1; the added person belongs to all 16.
+ *   <li>The relational front end: the aggregate data set, with COUNTs inside subqueries and a join
+ *       of two private aggregates, post-processed above the release; a SUM of an expression (a
+ *       computed column bounded by interval arithmetic); a GROUP BY of a CASE band (a derived
+ *       column over AGE's cells).
+ * </ul>
+ */
+final class AuditCases {
+  private AuditCases() {}
+
+  /** Every path, in report order. */
+  static List<AuditCase> all() {
+    return List.of(countGeometric(), countDiscreteGaussian(), sumGeometric(),
+        sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
+        workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
+        relationalJoin(), relationalExpression(), relationalDerivedGroup());
+  }
+
+  static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
+      + "  default_query: {epsilon: 1}\n";
+  /** Pure, with a default query of ε = 2 (for statements of the relational front end). */
+  static final String PURE_DEFAULT_2 = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
+      + "  default_query: {epsilon: 2}\n";
+  static final String APPROX = "budget:\n  accounting: approx\n"
+      + "  per_connection: {epsilon: 20, delta: 1e-3}\n  default_query: {epsilon: 1, delta: 1e-6}\n";
+  static final String ZCDP = "budget:\n  accounting: zcdp\n  per_connection: {rho: 10, delta: 1e-6}\n"
+      + "  default_query: {rho: 0.05}\n";
+
+  // ---- aggregates over T(ID, UNIT, G, AGE, V) ----
+
+  private static final int UNIT = 999;
+
+  private static List<String> aggregateBackground() {
+    List<String> s = new ArrayList<>();
+    s.add("CREATE TABLE T (ID INT PRIMARY KEY, UNIT INT NOT NULL, G VARCHAR(1), AGE INT, V INT)");
+    StringBuilder rows = new StringBuilder("INSERT INTO T VALUES ");
+    int id = 0;
+    for (int u = 0; u < 20; u++) {
+      for (int r = 0; r < 2; r++) {
+        rows.append(id == 0 ? "" : ", ").append("(").append(id++).append(", ").append(u)
+            .append(", 'A', ").append(u % 8).append(", 0)");
+      }
+    }
+    for (int u = 20; u < 40; u++) {
+      rows.append(", (").append(id++).append(", ").append(u).append(", 'B', ").append(u % 8)
+          .append(", ").append(u % 11).append(")");
+    }
+    s.add(rows.toString());
+    return s;
+  }
+
+  /** The unit's 100 rows, all in cell (G = A, AGE = 3), V = 1000 (clamped to 10). */
+  private static List<String> aggregateUnit() {
+    return List.of("INSERT INTO T SELECT 100000 + X, " + UNIT + ", 'A', 3, 1000 "
+        + "FROM SYSTEM_RANGE(1, 100)");
+  }
+
+  private static String aggregatePolicy(String budget, String extra) {
+    return "allow_seed: true\n" + budget + "tables:\n  T:\n    privacy_unit: UNIT\n"
+        + "    max_rows_per_unit: 2\n    columns:\n      G: {values: [A, B]}\n"
+        + "      AGE: {min: 0, max: 7, bin: 1}\n      V: {clamp: [0, 10]}\n" + extra;
+  }
+
+  private static AuditCase aggregate(String name, String description, String budget, String sql,
+      ReleasedValue value, BackendFault fault) {
+    return new AuditCase(name, description, aggregateBackground(), aggregateUnit(),
+        aggregatePolicy(budget, ""), sql, value, fault);
+  }
+
+  static AuditCase countGeometric() {
+    return aggregate("count-geometric", "COUNT(*) GROUP BY G, two-sided geometric, pure ε = 3",
+        PURE, "SELECT /*+ DP(epsilon='3', mechanism='geometric') */ G, COUNT(*) AS N FROM T "
+            + "GROUP BY G", ReleasedValue.cell("G", "A", "N"), BackendFault.COUNTED_TWICE);
+  }
+
+  static AuditCase countDiscreteGaussian() {
+    return aggregate("count-dgauss", "COUNT(*) GROUP BY G, discrete Gaussian, approx (ε, δ) = "
+            + "(1, 1e-6)", APPROX, "SELECT /*+ DP(epsilon='1', delta='1e-6', "
+            + "mechanism='gaussian') */ G, COUNT(*) AS N FROM T GROUP BY G",
+        ReleasedValue.cell("G", "A", "N"), BackendFault.BOUNDING_OFF);
+  }
+
+  static AuditCase sumGeometric() {
+    return aggregate("sum-geometric", "SUM(V) GROUP BY G, two-sided geometric, pure ε = 2", PURE,
+        "SELECT /*+ DP(epsilon='2', mechanism='geometric') */ G, SUM(V) AS S FROM T GROUP BY G",
+        ReleasedValue.cell("G", "A", "S"), BackendFault.CLAMP_IGNORED);
+  }
+
+  static AuditCase sumDiscreteGaussian() {
+    return aggregate("sum-dgauss", "SUM(V) GROUP BY G, discrete Gaussian, zCDP ρ = 0.05", ZCDP,
+        "SELECT /*+ DP(rho='0.05', mechanism='gaussian') */ G, SUM(V) AS S FROM T GROUP BY G",
+        ReleasedValue.cell("G", "A", "S"), BackendFault.CLAMP_IGNORED);
+  }
+
+  static AuditCase avgGeometric() {
+    return aggregate("avg-geometric", "AVG(V) GROUP BY G (noisy SUM / noisy COUNT), geometric, "
+            + "pure ε = 2", PURE, "SELECT /*+ DP(epsilon='2', mechanism='geometric') */ G, "
+            + "AVG(V) AS M FROM T GROUP BY G",
+        ReleasedValue.cell("G", "A", "M"), BackendFault.CLAMP_IGNORED);
+  }
+
+  static AuditCase avgDiscreteGaussian() {
+    return aggregate("avg-dgauss", "AVG(V) GROUP BY G (noisy SUM / noisy COUNT), discrete "
+            + "Gaussian, zCDP ρ = 0.05", ZCDP, "SELECT /*+ DP(rho='0.05', mechanism='gaussian') */"
+            + " G, AVG(V) AS M FROM T GROUP BY G",
+        ReleasedValue.cell("G", "A", "M"), BackendFault.BOUNDING_OFF);
+  }
+
+  static AuditCase workloadIdentity() {
+    return aggregate("workload-identity", "DPSQL.WORKLOAD IDENTITY(AGE), matrix mechanism with "
+            + "the identity strategy, lattice Laplace noise, pure ε = 2", PURE,
+        "SELECT * FROM TABLE(DPSQL.WORKLOAD('T', 'IDENTITY(AGE)', 'epsilon=2, "
+            + "mechanism=identity'))", ReleasedValue.cell("QUERY", "AGE = 3", "VALUE"),
+        BackendFault.BOUNDING_OFF);
+  }
+
+  static AuditCase workloadEigen() {
+    return aggregate("workload-eigen", "DPSQL.WORKLOAD ALL_RANGES(AGE), matrix mechanism with "
+            + "the Eigen-Design strategy, lattice discrete Gaussian noise, zCDP ρ = 0.05", ZCDP,
+        "SELECT * FROM TABLE(DPSQL.WORKLOAD('T', 'ALL_RANGES(AGE)', 'rho=0.05, "
+            + "mechanism=eigen'))", ReleasedValue.cell("QUERY", "AGE = 3", "VALUE"),
+        BackendFault.BOUNDING_OFF);
+  }
+
+  static AuditCase optimalPmf() {
+    return new AuditCase("optimal-pmf", "COUNT(*) of one cell, optimal PMF modulo the answer range "
+        + "[0, 60], pure ε = 2", aggregateBackground(), aggregateUnit(),
+        aggregatePolicy(PURE, "    answer_range: [0, 60]\n"),
+        "SELECT /*+ DP(epsilon='2', mechanism='optimal_pmf') */ COUNT(*) AS N FROM T "
+            + "WHERE G = 'A'", ReleasedValue.single("N"), BackendFault.BOUNDING_OFF);
+  }
+
+  // ---- the relational front end: private aggregates inside larger statements ----
+
+  static AuditCase relationalSubquery() {
+    return aggregate("relational-subquery", "COUNT(*) in a subquery with arithmetic above it "
+            + "(relational front end: released in canonical form, post-processed), geometric, "
+            + "pure ε = 2 (default_query)", PURE_DEFAULT_2,
+        "SELECT n * 2 + 1 AS X FROM (SELECT COUNT(*) AS n FROM T WHERE G = 'A') s",
+        ReleasedValue.single("X"), BackendFault.BOUNDING_OFF);
+  }
+
+  static AuditCase relationalJoin() {
+    return aggregate("relational-join", "two private COUNTs of cell A joined on G and added "
+            + "(relational front end: ε split over the two aggregates), geometric, pure ε = 2 "
+            + "(default_query)", PURE_DEFAULT_2,
+        "SELECT a.n + b.n AS X FROM (SELECT G, COUNT(*) AS n FROM T GROUP BY G) a JOIN "
+            + "(SELECT G, COUNT(*) AS n FROM T WHERE AGE >= 0 GROUP BY G) b ON a.G = b.G "
+            + "WHERE a.G = 'A'", ReleasedValue.single("X"), BackendFault.BOUNDING_OFF);
+  }
+
+  static AuditCase relationalExpression() {
+    return aggregate("relational-expression", "SUM of an expression of a categorical and a "
+            + "clamped column (relational front end: a computed column whose range [0, 21] comes "
+            + "from interval arithmetic), geometric, pure ε = 2", PURE,
+        "SELECT /*+ DP(epsilon='2', mechanism='geometric') */ SUM(CASE WHEN G = 'A' THEN V * 2 + 1"
+            + " ELSE 0 END) AS S FROM T", ReleasedValue.single("S"), BackendFault.BOUNDING_OFF);
+  }
+
+  static AuditCase relationalDerivedGroup() {
+    return aggregate("relational-derived-group", "COUNT(*) GROUP BY a CASE band of AGE "
+            + "(relational front end: a derived column evaluated on AGE's domain, measured over "
+            + "AGE's cells as a workload), pure ε = 2 (default_query)", PURE_DEFAULT_2,
+        "SELECT CASE WHEN AGE < 4 THEN 'low' ELSE 'high' END AS B, COUNT(*) AS N FROM T GROUP BY 1",
+        ReleasedValue.cell("B", "low", "N"), BackendFault.BOUNDING_OFF);
+  }
+
+  // ---- InfTDA over P(ID, HH, STATE, COUNTY) ----
+
+  static AuditCase topDown() {
+    List<String> s = new ArrayList<>();
+    s.add("CREATE TABLE P (ID INT PRIMARY KEY, HH INT NOT NULL, STATE VARCHAR(2) NOT NULL, "
+        + "COUNTY VARCHAR(2) NOT NULL)");
+    s.add("INSERT INTO P SELECT X, X / 2, CASE WHEN MOD(X, 3) = 0 THEN 'S2' ELSE 'S1' END, "
+        + "'C' || (1 + MOD(X, 3)) FROM SYSTEM_RANGE(0, 59)");
+    String policy = "allow_seed: true\n" + ZCDP + "tables:\n  P:\n    privacy_unit: HH\n"
+        + "    max_rows_per_unit: 2\n    columns:\n      STATE: {values: [S1, S2]}\n"
+        + "      COUNTY: {values: [C1, C2, C3]}\n    hierarchies:\n      GEO: [STATE, COUNTY]\n";
+    return new AuditCase("inftda", "ROLLUP(STATE, COUNTY) answered by InfTDA (discrete Gaussian "
+        + "per level, IntOpt), zCDP ρ = 0.1; released total", s,
+        List.of("INSERT INTO P SELECT 100000 + X, " + UNIT + ", 'S1', 'C1' FROM SYSTEM_RANGE(1, 100)"),
+        policy, "SELECT /*+ DP(rho='0.1', mechanism='inftda') */ STATE, COUNTY, COUNT(*) AS N "
+            + "FROM P GROUP BY ROLLUP(STATE, COUNTY)", ReleasedValue.rolledUpTotal("STATE", "N"),
+        BackendFault.BOUNDING_OFF);
+  }
+
+  // ---- HTF over C(ID, USER_ID, X, Y) ----
+
+  static AuditCase htf() {
+    List<String> s = new ArrayList<>();
+    s.add("CREATE TABLE C (ID INT PRIMARY KEY, USER_ID INT NOT NULL, X INT NOT NULL, "
+        + "Y INT NOT NULL)");
+    // 60 points, 30 users with 2 each; half of them in the densest cell (2, 2)
+    s.add("INSERT INTO C SELECT X, X / 2, CASE WHEN MOD(X, 2) = 0 THEN 2 ELSE MOD(X * 7, 8) END, "
+        + "CASE WHEN MOD(X, 2) = 0 THEN 2 ELSE MOD(X * 3, 8) END FROM SYSTEM_RANGE(0, 59)");
+    String policy = "allow_seed: true\n" + PURE + "tables:\n  C:\n    privacy_unit: USER_ID\n"
+        + "    max_rows_per_unit: 2\n    columns:\n      X: {min: 0, max: 7, bin: 1}\n"
+        + "      Y: {min: 0, max: 7, bin: 1}\n    spatial:\n      LOCATION: [X, Y]\n";
+    return new AuditCase("htf", "rectangle COUNT(*) over the whole 8 × 8 grid, answered by "
+        + "an HTF tree, pure ε = 2 (ε/k per point)", s,
+        List.of("INSERT INTO C SELECT 100000 + X, " + UNIT + ", 2, 2 FROM SYSTEM_RANGE(1, 100)"),
+        policy, "SELECT /*+ DP(epsilon='2', mechanism='htf') */ COUNT(*) AS N FROM C "
+            + "WHERE X BETWEEN 0 AND 7 AND Y BETWEEN 0 AND 7", ReleasedValue.single("N"),
+        BackendFault.BOUNDING_OFF);
+  }
+
+  // ---- SafeTab over PERSONS / PERSON_ITERATION ----
+
+  static AuditCase adaptiveTable() {
+    List<String> s = new ArrayList<>();
+    s.add("CREATE TABLE PERSONS (PID INT PRIMARY KEY, SEX VARCHAR(1), AGE INT)");
+    s.add("CREATE TABLE PERSON_ITERATION (PID INT NOT NULL, ITERATION VARCHAR(12))");
+    s.add("CREATE INDEX PERSON_ITERATION_PID ON PERSON_ITERATION(PID)");
+    s.add("INSERT INTO PERSONS SELECT X, CASE WHEN MOD(X, 2) = 0 THEN 'M' ELSE 'F' END, "
+        + "MOD(X * 7, 90) FROM SYSTEM_RANGE(0, 79)");
+    s.add("INSERT INTO PERSON_ITERATION SELECT X, 'I' || (1 + MOD(X, 16)) FROM SYSTEM_RANGE(0, 79)");
+    List<String> its = new ArrayList<>();
+    for (int i = 1; i <= 16; i++) {
+      its.add("I" + i);
+    }
+    String policy = "allow_seed: true\n" + PURE + "tables: {}\nadaptive_tables:\n  DHC:\n"
+        + "    persons: {table: PERSONS, person: PID, sex: SEX, age: AGE}\n"
+        + "    iterations: {table: PERSON_ITERATION, person: PID, iteration: ITERATION}\n"
+        + "    mechanism: geometric\n    gamma: 0.1\n    thresholds: [20, 200, 1000]\n"
+        + "    sexes: [M, F]\n    ages: {max: 115, bins: census}\n    levels:\n"
+        + "      NATION: {iterations: [" + String.join(", ", its) + "], total_only: ["
+        + String.join(", ", its) + "], budget: {epsilon: 1}, stability: 1}\n";
+    StringBuilder unit = new StringBuilder("INSERT INTO PERSON_ITERATION VALUES ");
+    for (int i = 1; i <= 16; i++) {
+      unit.append(i == 1 ? "" : ", ").append("(").append(UNIT).append(", 'I").append(i)
+          .append("')");
+    }
+    return new AuditCase("safetab", "DPSQL.ADAPTIVE_TABLE, one level of 16 TotalOnly iterations, "
+        + "Δ = 1, geometric, pure ε = 1; released value: the sum of the 16 counts", s,
+        List.of("INSERT INTO PERSONS VALUES (" + UNIT + ", 'F', 40)", unit.toString()), policy,
+        "SELECT * FROM TABLE(DPSQL.ADAPTIVE_TABLE('DHC'))", ReleasedValue.sumOf("COUNT"),
+        BackendFault.BOUNDING_OFF);
+  }
+}
