@@ -662,17 +662,22 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       }
       try (ResultSet rs = ps.executeQuery()) {
         List<ResultColumn> cols = columnsOf(rs.getMetaData());
-        List<Object[]> rows = new ArrayList<>();
-        while (rs.next()) {
-          Object[] row = new Object[cols.size()];
-          for (int i = 0; i < row.length; i++) {
-            row[i] = rs.getObject(i + 1);
-          }
-          rows.add(row);
-        }
-        return new ResultTable(cols, rows);
+        return new ResultTable(cols, rows(rs, cols.size()));
       }
     }
+  }
+
+  /** Every remaining row of {@code rs}, as objects. */
+  static List<Object[]> rows(ResultSet rs, int columns) throws SQLException {
+    List<Object[]> rows = new ArrayList<>();
+    while (rs.next()) {
+      Object[] row = new Object[columns];
+      for (int i = 0; i < row.length; i++) {
+        row[i] = rs.getObject(i + 1);
+      }
+      rows.add(row);
+    }
+    return rows;
   }
 
   private static List<ResultColumn> columnsOf(ResultSetMetaData md) throws SQLException {

@@ -68,15 +68,7 @@ final class PostProcessor implements AutoCloseable {
       }
       try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(plan.postSql())) {
         List<ResultColumn> cols = columnsOf(rs.getMetaData(), plan.rowType());
-        List<Object[]> rows = new ArrayList<>();
-        while (rs.next()) {
-          Object[] row = new Object[cols.size()];
-          for (int i = 0; i < row.length; i++) {
-            row[i] = rs.getObject(i + 1);
-          }
-          rows.add(row);
-        }
-        return readable(new ResultTable(cols, rows));
+        return readable(new ResultTable(cols, DpsqlSession.rows(rs, cols.size())));
       }
     } catch (SQLException e) {
       throw new SQLException("post-processing of the released rows failed: " + e.getMessage()

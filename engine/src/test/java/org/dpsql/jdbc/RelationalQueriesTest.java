@@ -126,6 +126,13 @@ class RelationalQueriesTest {
     }
   }
 
+  /** The refusal of {@code sql}, which must carry {@code state}. */
+  private static SQLException refused(Connection c, String sql, String state) {
+    SQLException e = assertThrows(SQLException.class, () -> rows(c, sql), sql);
+    assertEquals(state, e.getSQLState(), sql + ": " + e.getMessage());
+    return e;
+  }
+
   private static PrivacyCost spent(Connection c) {
     return TestDatabase.session(c).accountant().spent();
   }
@@ -296,8 +303,7 @@ class RelationalQueriesTest {
           "SELECT t.AGE, n FROM TRIPS t JOIN (SELECT REGION, COUNT(*) n FROM TRIPS GROUP BY REGION)"
               + " a ON t.REGION = a.REGION",
           "SELECT DISTINCT REGION FROM (SELECT REGION FROM TRIPS) t")) {
-        SQLException e = assertThrows(SQLException.class, () -> rows(c, sql), sql);
-        assertEquals("XDP02", e.getSQLState(), sql + ": " + e.getMessage());
+        refused(c, sql, "XDP02");
       }
       assertTrue(spent(c).isZero());
     }
@@ -392,8 +398,7 @@ class RelationalQueriesTest {
           "SELECT FARE / 10 AS f, COUNT(*) FROM TRIPS GROUP BY FARE / 10",
           "SELECT REGION || PAYMENT AS rp, COUNT(*) FROM TRIPS GROUP BY REGION || PAYMENT",
           "SELECT CASE WHEN AGE < 30 THEN 'young' END AS b, COUNT(*) FROM TRIPS GROUP BY 1")) {
-        SQLException e = assertThrows(SQLException.class, () -> rows(c, sql), sql);
-        assertEquals("XDP03", e.getSQLState(), sql + ": " + e.getMessage());
+        refused(c, sql, "XDP03");
       }
       SQLException e = assertThrows(SQLException.class, () -> rows(c,
           "SELECT COUNT(*) FROM TRIPS WHERE 100 / (AGE - 30) > 1"));
@@ -459,8 +464,7 @@ class RelationalQueriesTest {
           "SELECT AVG(CHAR_LENGTH(PAYMENT)) FROM TRIPS",
           // 100 · 100000 · 1000 overflows an INTEGER: an overflow error would reveal the row
           "SELECT SUM(FARE * 100000 * 1000) FROM TRIPS")) {
-        SQLException e = assertThrows(SQLException.class, () -> rows(c, sql), sql);
-        assertEquals("XDP03", e.getSQLState(), sql + ": " + e.getMessage());
+        SQLException e = refused(c, sql, "XDP03");
         assertTrue(e.getMessage().contains("cannot bound"), e.getMessage());
       }
       assertTrue(spent(c).isZero());

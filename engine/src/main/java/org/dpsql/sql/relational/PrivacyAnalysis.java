@@ -149,39 +149,32 @@ public final class PrivacyAnalysis {
 
   /** Whether {@code node} reads a private table other than through an aggregate. */
   private boolean reachesPrivateTable(RelNode node) {
-    if (node instanceof TableScan scan) {
-      return isPrivate(scan);
-    }
-    if (node instanceof Aggregate) {
-      return false;
-    }
-    for (RelNode input : node.getInputs()) {
-      if (reachesPrivateTable(input)) {
-        return true;
-      }
-    }
-    return false;
+    return scans(node, this::isPrivate, true);
   }
 
   /** Whether {@code node} reads a private table at all. */
   private boolean containsPrivate(RelNode node) {
-    if (node instanceof TableScan scan) {
-      return isPrivate(scan);
-    }
-    for (RelNode input : node.getInputs()) {
-      if (containsPrivate(input)) {
-        return true;
-      }
-    }
-    return false;
+    return scans(node, this::isPrivate, false);
   }
 
   private static boolean readsTables(RelNode node) {
-    if (node instanceof TableScan) {
-      return true;
+    return scans(node, scan -> true, false);
+  }
+
+  /**
+   * Whether {@code node} has a table scan matching {@code which} below it, not looking below
+   * aggregates when {@code stopAtAggregates}.
+   */
+  private static boolean scans(RelNode node, java.util.function.Predicate<TableScan> which,
+      boolean stopAtAggregates) {
+    if (node instanceof TableScan scan) {
+      return which.test(scan);
+    }
+    if (stopAtAggregates && node instanceof Aggregate) {
+      return false;
     }
     for (RelNode input : node.getInputs()) {
-      if (readsTables(input)) {
+      if (scans(input, which, stopAtAggregates)) {
         return true;
       }
     }
