@@ -124,6 +124,51 @@ class PostgresBackendTest {
     }
   }
 
+  /** The relational front end on PostgreSQL: lower-case names, its SQL for derived, computed and public parts. */
+  @Test
+  void statementsAroundPrivateAggregates() throws Exception {
+    try (Connection c = connect("per_query"); Statement st = c.createStatement()) {
+      List<String> regions = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("SELECT /*+ DP(rho='10') */ region, n FROM (SELECT "
+          + "region, COUNT(*) AS n FROM trips GROUP BY region) t WHERE n > 0 ORDER BY region")) {
+        while (rs.next()) {
+          regions.add(rs.getString(1));
+        }
+      }
+      assertEquals(List.of("E", "N", "S", "W"), regions);
+      // a derived column evaluated by PostgreSQL on the domain of region
+      List<String> lower = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("SELECT /*+ DP(rho='10') */ LOWER(region) AS r, "
+          + "COUNT(*) FROM trips GROUP BY LOWER(region) ORDER BY 1")) {
+        while (rs.next()) {
+          lower.add(rs.getString(1));
+        }
+      }
+      assertEquals(List.of("e", "n", "s", "w"), lower);
+      // a computed column in PostgreSQL's dialect: fare in [0, 90), so 2 * fare + 1 near 2 * 5000 * 45
+      try (ResultSet rs = st.executeQuery("SELECT /*+ DP(rho='10') */ SUM(fare * 2 + 1) AS s "
+          + "FROM trips")) {
+        assertTrue(rs.next());
+        double s = rs.getDouble(1);
+        assertTrue(s > 100_000 && s < 500_000, "sum " + s);
+      }
+      // a release joined with a public table read from PostgreSQL
+      int joined = 0;
+      try (ResultSet rs = st.executeQuery("SELECT /*+ DP(rho='10') */ z.name, t.n FROM (SELECT "
+          + "region, COUNT(*) AS n FROM trips GROUP BY region) t JOIN zones z ON z.region = "
+          + "t.region")) {
+        while (rs.next()) {
+          joined++;
+        }
+      }
+      assertEquals(2, joined);
+      try (ResultSet rs = st.executeQuery("SELECT * FROM trips WHERE 1 = 0")) {
+        assertTrue(!rs.next());
+        assertTrue(rs.getMetaData().getColumnCount() >= 4);
+      }
+    }
+  }
+
   @Test
   void backendErrorsOfPrivateQueriesAreWithheld() throws Exception {
     try (Connection c = connect("per_query");
