@@ -23,6 +23,7 @@ import java.util.List;
  *       of two private aggregates, post-processed above the release; a SUM of an expression (a
  *       computed column bounded by interval arithmetic); a GROUP BY of a CASE band (a derived
  *       column over AGE's cells).
+ *   <li>COUNT(DISTINCT UNIT) GROUP BY AGE: the unit's 100 rows spread over every AGE cell.
  * </ul>
  */
 final class AuditCases {
@@ -33,7 +34,7 @@ final class AuditCases {
     return List.of(countGeometric(), countDiscreteGaussian(), sumGeometric(),
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
-        relationalJoin(), relationalExpression(), relationalDerivedGroup());
+        relationalJoin(), relationalExpression(), relationalDerivedGroup(), distinctUnits());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -183,6 +184,21 @@ final class AuditCases {
             + "AGE's cells as a workload), pure ε = 2 (default_query)", PURE_DEFAULT_2,
         "SELECT CASE WHEN AGE < 4 THEN 'low' ELSE 'high' END AS B, COUNT(*) AS N FROM T GROUP BY 1",
         ReleasedValue.cell("B", "low", "N"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * COUNT(DISTINCT UNIT) GROUP BY AGE, summed over the 8 cells: the added unit has 100 rows spread
+   * over every AGE cell. The honest engine keeps 2 of them, so the unit reaches at most 2 cells and
+   * the sum moves by at most 2 = min(k, cells), the sensitivity it charges for; with bounding off
+   * the unit is counted in all 8 cells.
+   */
+  static AuditCase distinctUnits() {
+    return new AuditCase("count-distinct-unit", "COUNT(DISTINCT UNIT) GROUP BY AGE (sensitivity "
+        + "min(k, cells) = 2), geometric, pure ε = 3; released value: the sum over the 8 cells",
+        aggregateBackground(), List.of("INSERT INTO T SELECT 100000 + X, " + UNIT + ", 'A', "
+            + "MOD(X, 8), 1000 FROM SYSTEM_RANGE(1, 100)"), aggregatePolicy(PURE, ""),
+        "SELECT /*+ DP(epsilon='3', mechanism='geometric') */ AGE, COUNT(DISTINCT UNIT) AS N "
+            + "FROM T GROUP BY AGE", ReleasedValue.sumOf("N"), BackendFault.BOUNDING_OFF);
   }
 
   // ---- InfTDA over P(ID, HH, STATE, COUNTY) ----
