@@ -144,3 +144,7 @@ EXPLAIN PLAN FOR SELECT state, COUNT(*) FROM trips GROUP BY state HAVING COUNT(*
 DELETE FROM TRIPS;
 -- DBeaver / sqlline | roll-up | answered
 SELECT state, payment, COUNT(*) FROM trips GROUP BY ROLLUP(state, payment);
+-- Mode / Redash | keywords as unquoted aliases | answered
+SELECT state AS year, COUNT(*) AS month, SUM(fare) AS value, AVG(fare) AS date FROM trips GROUP BY state;
+-- Mode / Redash | keywords as unquoted column and table aliases | answered
+SELECT t.hour, COUNT(*) AS count FROM trips AS t GROUP BY t.hour ORDER BY t.hour;
