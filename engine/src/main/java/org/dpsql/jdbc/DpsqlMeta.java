@@ -355,6 +355,13 @@ final class DpsqlMeta extends MetaImpl {
       return body.run();
     } catch (SQLException e) {
       throw toAvatica(e);
+    } catch (AvaticaClientRuntimeException e) {
+      throw e; // already carries its state
+    } catch (RuntimeException e) {
+      // every failure reaches the client with a SQLState; an engine defect is HY000, and its
+      // message (which could quote anything) stays out of the answer
+      throw toAvatica(new SQLException("internal error (" + e.getClass().getSimpleName()
+          + ") while running this statement; please report it", "HY000", e));
     }
   }
 

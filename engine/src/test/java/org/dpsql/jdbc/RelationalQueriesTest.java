@@ -325,6 +325,9 @@ class RelationalQueriesTest {
       SQLException types = assertThrows(SQLException.class, () -> rows(c,
           "SELECT COUNT(*) FROM (SELECT * FROM TRIPS WHERE REGION = 3) t"));
       assertEquals("42000", types.getSQLState(), types.getMessage());
+      SQLException correlated = refused(c, "SELECT z.NAME, (SELECT COUNT(*) FROM TRIPS t "
+          + "WHERE t.REGION = z.REGION) FROM ZONES z", "XDP03");
+      assertTrue(correlated.getMessage().contains("correlated"), correlated.getMessage());
       SQLException minimum = assertThrows(SQLException.class, () -> rows(c,
           "SELECT MIN(FARE) FROM (SELECT FARE FROM TRIPS) t"));
       assertEquals("XDP03", minimum.getSQLState(), minimum.getMessage());

@@ -165,6 +165,12 @@ public final class CoreAggregate {
     }
     if (!conditions.isEmpty()) {
       RexNode where = RexUtil.composeConjunction(aggregate.getCluster().getRexBuilder(), conditions);
+      if (RexUtil.containsCorrelation(where)) {
+        throw SqlStates.notSupported("a subquery over a private table that refers to a column of "
+            + "the outer query (a correlated subquery) is not supported; group the private "
+            + "aggregate by that column and join it instead, e.g. (SELECT REGION, COUNT(*) AS n "
+            + "FROM TRIPS GROUP BY REGION) t JOIN ZONES z ON z.REGION = t.REGION");
+      }
       where = RexUtil.expandSearch(aggregate.getCluster().getRexBuilder(), null, where)
           .accept(unpadding);
       where = derivedComparisons(where, columns, pointDomain, derived);

@@ -63,6 +63,17 @@ public final class PrivacyAnalysis {
 
   /** Splits {@code plan} at its private aggregates; {@code hint} is the statement's DP hint. */
   public ReleasePlan split(RelNode plan, DpHint hint) throws SQLException {
+    try {
+      return splitChecked(plan, hint);
+    } catch (UnsupportedOperationException | IllegalStateException e) {
+      // a construct Calcite cannot write back as SQL (the plan itself was valid)
+      throw SqlStates.notSupported("this statement cannot be answered privately: a part of it "
+          + "cannot be written as SQL for the backend (" + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); write it more simply");
+    }
+  }
+
+  private ReleasePlan splitChecked(RelNode plan, DpHint hint) throws SQLException {
     if (isEmpty(plan)) {
       return new ReleasePlan(List.of(), List.of(), null, plan.getRowType(),
           RelOptUtil.toString(plan), true);
