@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,6 +76,18 @@ class DistinctUnitsTest {
     return out;
   }
 
+  private static Path policy;
+
+  @BeforeAll
+  static void writePolicy() throws Exception {
+    policy = policy();
+  }
+
+  @AfterAll
+  static void deletePolicy() throws Exception {
+    Files.deleteIfExists(policy);
+  }
+
   private static Path policy() throws Exception {
     Path p = Files.createTempFile("dpsql-du", ".yaml");
     Files.writeString(p, "budget:\n  accounting: zcdp\n"
@@ -85,7 +99,6 @@ class DistinctUnitsTest {
 
   @Test
   void countsProtectedIndividualsPerCell() throws Exception {
-    Path policy = policy();
     String url = database(0);
     try (Connection c = connect(url, policy);
         Connection direct = DriverManager.getConnection(url)) {
@@ -98,14 +111,11 @@ class DistinctUnitsTest {
       assertEquals(column(direct, "SELECT COUNT(DISTINCT RIDER_ID) FROM TRIPS WHERE AGE < 30", 1),
           column(c, "SELECT n FROM (SELECT COUNT(DISTINCT RIDER_ID) AS n FROM (SELECT * FROM "
               + "TRIPS WHERE AGE < 30) t) u", 1));
-    } finally {
-      Files.deleteIfExists(policy);
     }
   }
 
   @Test
   void sensitivityIsTheCellsAUnitsBoundedRowsCanReach() throws Exception {
-    Path policy = policy();
     try (Connection c = connect(database(0), policy)) {
       String[][] cases = {
           {"SELECT COUNT(DISTINCT RIDER_ID) FROM TRIPS", "Δ=1"},
@@ -123,14 +133,11 @@ class DistinctUnitsTest {
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure") && l.contains(k[1])),
             k[0] + " " + lines);
       }
-    } finally {
-      Files.deleteIfExists(policy);
     }
   }
 
   @Test
   void aHeavyUnitMovesTheCountsByAtMostTheSensitivity() throws Exception {
-    Path policy = policy();
     String sql = "SELECT REGION, COUNT(DISTINCT RIDER_ID) FROM TRIPS GROUP BY REGION "
         + "ORDER BY REGION";
     try (Connection without = connect(database(0), policy);
@@ -144,14 +151,11 @@ class DistinctUnitsTest {
         l1 += d;
       }
       assertTrue(l1 >= 1 && l1 <= 4, "L1 change " + l1 + " within min(k, cells) = 4");
-    } finally {
-      Files.deleteIfExists(policy);
     }
   }
 
   @Test
   void otherDistinctCountsAndDistinctUnitsInWorkloadsAreRefused() throws Exception {
-    Path policy = policy();
     try (Connection c = connect(database(0), policy)) {
       for (String sql : List.of("SELECT COUNT(DISTINCT REGION) FROM TRIPS",
           "SELECT REGION, COUNT(DISTINCT RIDER_ID) FROM TRIPS GROUP BY ROLLUP(REGION)",
@@ -160,8 +164,6 @@ class DistinctUnitsTest {
         SQLException e = assertThrows(SQLException.class, () -> column(c, sql, 1), sql);
         assertEquals("XDP03", e.getSQLState(), sql + ": " + e.getMessage());
       }
-    } finally {
-      Files.deleteIfExists(policy);
     }
   }
 }
