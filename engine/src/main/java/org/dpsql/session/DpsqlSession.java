@@ -680,7 +680,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     return rows;
   }
 
-  private static List<ResultColumn> columnsOf(ResultSetMetaData md) throws SQLException {
+  /** The columns of a result set's metadata. */
+  static List<ResultColumn> columnsOf(ResultSetMetaData md) throws SQLException {
     List<ResultColumn> cols = new ArrayList<>();
     for (int i = 1; i <= md.getColumnCount(); i++) {
       Class<?> cls;

@@ -203,18 +203,10 @@ final class PostProcessor implements AutoCloseable {
   /** The columns H2 reports, labelled with the statement's validated names. */
   private static List<ResultColumn> columnsOf(ResultSetMetaData md, RelDataType rowType)
       throws SQLException {
-    List<ResultColumn> cols = new ArrayList<>();
+    List<ResultColumn> cols = new ArrayList<>(DpsqlSession.columnsOf(md));
     List<String> names = rowType.getFieldNames();
-    for (int i = 1; i <= md.getColumnCount(); i++) {
-      Class<?> cls;
-      try {
-        cls = Class.forName(md.getColumnClassName(i));
-      } catch (ClassNotFoundException | RuntimeException e) {
-        cls = Object.class;
-      }
-      String label = i - 1 < names.size() ? names.get(i - 1) : md.getColumnLabel(i);
-      cols.add(new ResultColumn(label, md.getColumnType(i), md.getColumnTypeName(i), cls,
-          md.getPrecision(i), md.getScale(i), md.isNullable(i) != ResultSetMetaData.columnNoNulls));
+    for (int i = 0; i < cols.size() && i < names.size(); i++) {
+      cols.set(i, cols.get(i).withLabel(names.get(i)));
     }
     return cols;
   }

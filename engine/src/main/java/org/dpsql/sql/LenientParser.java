@@ -63,6 +63,39 @@ public final class LenientParser {
     }
   }
 
+  /**
+   * The index just after the string literal, quoted identifier or comment that starts at {@code i}
+   * of {@code sql} (to its end if unterminated), or -1 when none starts there. A doubled quote
+   * inside a literal is part of it.
+   */
+  static int endOfQuotedOrComment(String sql, int i) {
+    int n = sql.length();
+    char ch = sql.charAt(i);
+    if (ch == '\'' || ch == '"' || ch == '`') {
+      int j = i + 1;
+      while (j < n) {
+        if (sql.charAt(j) == ch) {
+          if (j + 1 < n && sql.charAt(j + 1) == ch) {
+            j += 2; // doubled quote inside the literal
+            continue;
+          }
+          break;
+        }
+        j++;
+      }
+      return Math.min(n, j + 1);
+    }
+    if (ch == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+      int j = sql.indexOf('\n', i);
+      return j < 0 ? n : j;
+    }
+    if (ch == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+      int j = sql.indexOf("*/", i + 2);
+      return j < 0 ? n : j + 2;
+    }
+    return -1;
+  }
+
   private static final java.util.Set<String> TYPE_WORDS = java.util.Set.of("DATE", "TIME",
       "TIMESTAMP");
 
@@ -81,25 +114,13 @@ public final class LenientParser {
     int i = 0;
     while (i < n) {
       char ch = sql.charAt(i);
-      if (ch == '\'' || ch == '"' || ch == '`') {
-        int j = i + 1;
-        while (j < n && !(sql.charAt(j) == ch && (j + 1 >= n || sql.charAt(j + 1) != ch))) {
-          j += sql.charAt(j) == ch ? 2 : 1;
+      int skip = endOfQuotedOrComment(sql, i);
+      if (skip >= 0) {
+        out.append(sql, i, skip);
+        if (ch == '\'' || ch == '"' || ch == '`') {
+          previousWord = "";
         }
-        j = Math.min(n, j + 1);
-        out.append(sql, i, j);
-        i = j;
-        previousWord = "";
-      } else if (ch == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-        int j = sql.indexOf('\n', i);
-        j = j < 0 ? n : j;
-        out.append(sql, i, j);
-        i = j;
-      } else if (ch == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-        int j = sql.indexOf("*/", i + 2);
-        j = j < 0 ? n : j + 2;
-        out.append(sql, i, j);
-        i = j;
+        i = skip;
       } else if (Character.isLetter(ch) || ch == '_') {
         int j = i;
         while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {

@@ -523,31 +523,10 @@ public final class QueryAnalyzer {
     int n = sql.length();
     while (i < n) {
       char ch = sql.charAt(i);
-      if (ch == '\'' || ch == '"' || ch == '`') {
-        int j = i + 1;
-        while (j < n) {
-          if (sql.charAt(j) == ch) {
-            if (j + 1 < n && sql.charAt(j + 1) == ch) {
-              j += 2; // doubled quote inside the literal
-              continue;
-            }
-            break;
-          }
-          j++;
-        }
-        j = Math.min(n, j + 1);
-        out.append(sql, i, j);
-        i = j;
-      } else if (ch == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-        int j = sql.indexOf('\n', i);
-        j = j < 0 ? n : j;
-        out.append(sql, i, j);
-        i = j;
-      } else if (ch == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-        int j = sql.indexOf("*/", i + 2);
-        j = j < 0 ? n : j + 2;
-        out.append(sql, i, j);
-        i = j;
+      int skip = LenientParser.endOfQuotedOrComment(sql, i);
+      if (skip >= 0) {
+        out.append(sql, i, skip);
+        i = skip;
       } else if (Character.isLetter(ch)) {
         int j = i;
         while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
