@@ -600,6 +600,11 @@ public final class QueryAnalyzer {
             + "as a text literal (double any single quotes inside it)");
       }
       AnalyzedStatement inner = analyze(args.get(0));
+      if (inner instanceof AnalyzedStatement.Composite) {
+        throw SqlStates.notSupported("DPSQL.EXPLAIN explains single aggregates, workloads and "
+            + "adaptive tables; for a statement with subqueries, joins or post-processing use "
+            + "EXPLAIN PLAN FOR <statement>, which shows its plan, releases and costs");
+      }
       if (!(inner instanceof AnalyzedStatement.PrivateAggregate
           || inner instanceof AnalyzedStatement.PrivateWorkload
           || inner instanceof AnalyzedStatement.NamedWorkload

@@ -325,6 +325,9 @@ class RelationalQueriesTest {
       SQLException types = assertThrows(SQLException.class, () -> rows(c,
           "SELECT COUNT(*) FROM (SELECT * FROM TRIPS WHERE REGION = 3) t"));
       assertEquals("42000", types.getSQLState(), types.getMessage());
+      SQLException explain = refused(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('SELECT REGION, "
+          + "COUNT(*) FROM TRIPS GROUP BY REGION HAVING COUNT(*) > 1'))", "XDP03");
+      assertTrue(explain.getMessage().contains("EXPLAIN PLAN FOR"), explain.getMessage());
       SQLException correlated = refused(c, "SELECT z.NAME, (SELECT COUNT(*) FROM TRIPS t "
           + "WHERE t.REGION = z.REGION) FROM ZONES z", "XDP03");
       assertTrue(correlated.getMessage().contains("correlated"), correlated.getMessage());
