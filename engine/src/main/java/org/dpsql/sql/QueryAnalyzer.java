@@ -391,8 +391,9 @@ public final class QueryAnalyzer {
 
   /**
    * Whether a statement is certainly outside the single-table form (a {@code WITH}, a nested
-   * SELECT other than the branches of a top-level UNION, {@code HAVING}, a window function), so
-   * that the single-aggregate analysis, which would refuse it, is skipped.
+   * SELECT other than the branches of a top-level UNION, {@code HAVING}, a window function, a
+   * {@code GROUP BY} of an expression or ordinal), so that the single-aggregate analysis, which
+   * would refuse it, is skipped.
    */
   private static boolean outsideSingleTableForm(SqlNode node) {
     SqlNode n = node instanceof SqlOrderBy ob ? ob.query : node;
@@ -417,6 +418,13 @@ public final class QueryAnalyzer {
         if (call instanceof SqlSelect select) {
           selects[0]++;
           outside[0] |= select.getHaving() != null;
+          // GROUP BY an expression or an ordinal: the single-table analysis takes columns only
+          if (select.getGroup() != null) {
+            for (SqlNode g : select.getGroup()) {
+              outside[0] |= !(g instanceof SqlIdentifier) && g.getKind() != SqlKind.ROLLUP
+                  && g.getKind() != SqlKind.CUBE && g.getKind() != SqlKind.GROUPING_SETS;
+            }
+          }
         }
         return super.visit(call);
       }
