@@ -140,11 +140,15 @@ final class ValueBounds {
         }
         Bounded a = bound(ops.get(0), shown);
         BigDecimal v = d.getValueAs(BigDecimal.class);
-        // integer division truncates towards zero: the bounds widen by less than one
         BigDecimal lo = a.range().lo().divide(v, MC);
         BigDecimal hi = a.range().hi().divide(v, MC);
         Clamp r = hull(new BigDecimal[] {lo, hi});
-        r = new Clamp(r.lo().setScale(6, RoundingMode.FLOOR), r.hi().setScale(6, RoundingMode.CEILING));
+        // the backend rounds the quotient: integer division truncates towards zero (5 / 2 = 2
+        // lies below 2.5), so the bounds are widened outwards to whole numbers for integer types,
+        // and to the sixth decimal otherwise
+        int scale = SqlTypeName.INT_TYPES.contains(call.getType().getSqlTypeName()) ? 0 : 6;
+        r = new Clamp(r.lo().setScale(scale, RoundingMode.FLOOR),
+            r.hi().setScale(scale, RoundingMode.CEILING));
         return new Bounded(r, call.clone(call.getType(), List.of(a.expression(), ops.get(1))));
       }
       case MINUS_PREFIX -> {
