@@ -120,17 +120,8 @@ public final class WeightedBasisOptimizer {
     double[] weights = better ? x : lambda;
     double objective = better ? optimised : baseline;
     double[] s = rows.columnL1(weights);
-    double max = 0;
-    for (double v : s) {
-      max = Math.max(max, v);
-    }
-    double[][] a = new double[k][];
-    for (int i = 0; i < k; i++) {
-      a[i] = q[i].clone();
-      for (int j = 0; j < n; j++) {
-        a[i][j] *= weights[i] / max;
-      }
-    }
+    double max = max(s);
+    double[][] a = weighted(q, weights, max);
     String name = "Weighted(" + design.name() + ")";
     ScoredStrategy weighted = new ScoredStrategy(new ExplicitStrategy(name, dropZeroRows(a)), objective);
     if (n > maxCompletionCells) {
@@ -159,21 +150,11 @@ public final class WeightedBasisOptimizer {
    */
   private static boolean confirmed(Workload w, double[][] q, SparseRows rows, double[] weights,
       double objective) {
-    double[] s = rows.columnL1(weights);
-    double max = 0;
-    for (double v : s) {
-      max = Math.max(max, v);
-    }
+    double max = max(rows.columnL1(weights));
     if (!(max > 0)) {
       return false;
     }
-    double[][] a = new double[q.length][];
-    for (int i = 0; i < q.length; i++) {
-      a[i] = q[i].clone();
-      for (int j = 0; j < a[i].length; j++) {
-        a[i][j] *= weights[i] / max;
-      }
-    }
+    double[][] a = weighted(q, weights, max);
     try {
       double check = ErrorAnalysis.totalSquaredErrorL1(w, new ExplicitStrategy("check",
           dropZeroRows(a)));
@@ -182,6 +163,26 @@ public final class WeightedBasisOptimizer {
     } catch (RuntimeException e) {
       return false; // the strategy does not support the workload after all
     }
+  }
+
+  /** The design's rows scaled by their weights over {@code max}, the largest column L1 norm. */
+  private static double[][] weighted(double[][] q, double[] weights, double max) {
+    double[][] a = new double[q.length][];
+    for (int i = 0; i < q.length; i++) {
+      a[i] = q[i].clone();
+      for (int j = 0; j < a[i].length; j++) {
+        a[i][j] *= weights[i] / max;
+      }
+    }
+    return a;
+  }
+
+  private static double max(double[] values) {
+    double max = 0;
+    for (double v : values) {
+      max = Math.max(max, v);
+    }
+    return max;
   }
 
   private static double[][] dropZeroRows(double[][] a) {
@@ -199,11 +200,7 @@ public final class WeightedBasisOptimizer {
 
   /** {@code (maxⱼ sⱼ)² · trace(G X⁻¹)} at {@code λ}. */
   private static double exactObjective(SparseRows rows, Trace trace, double[] lambda) {
-    double[] s = rows.columnL1(lambda);
-    double max = 0;
-    for (double v : s) {
-      max = Math.max(max, v);
-    }
+    double max = max(rows.columnL1(lambda));
     double t = trace.value(lambda, null);
     return max * max * t;
   }
@@ -211,10 +208,7 @@ public final class WeightedBasisOptimizer {
   /** {@code N_q(λ)² · trace(G X⁻¹)} and its gradient. */
   private static double smoothed(SparseRows rows, Trace trace, double q, double[] lambda, double[] grad) {
     double[] s = rows.columnL1(lambda);
-    double max = 0;
-    for (double v : s) {
-      max = Math.max(max, v);
-    }
+    double max = max(s);
     if (!(max > 0)) {
       return Double.POSITIVE_INFINITY;
     }
