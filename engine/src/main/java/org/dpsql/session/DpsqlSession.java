@@ -229,11 +229,13 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
 
   private PreparedQuery prepareAnalyzed(String sql, AnalyzedStatement st) throws SQLException {
     if (st instanceof AnalyzedStatement.Composite c) {
+      List<PreparedQuery> parts = prepareReleases(c);
       List<List<ResultColumn>> released = new ArrayList<>();
-      for (PreparedQuery part : prepareReleases(c)) {
+      for (PreparedQuery part : parts) {
         released.add(part.columns());
       }
-      return new PreparedQuery(sql, st, postProcessor.describe(c.plan(), released), List.of());
+      return new PreparedQuery(sql, st, postProcessor.describe(c.plan(), released), List.of(),
+          null, null, parts);
     }
     if (st instanceof AnalyzedStatement.ExplainComposite) {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
@@ -348,15 +350,15 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
    * result from them. Before anything is measured, the parts not yet released must fit the budget
    * together, so a statement is never half paid for want of budget.
    */
-  private ResultTable executeComposite(AnalyzedStatement.Composite c) throws SQLException {
+  private ResultTable executeComposite(AnalyzedStatement.Composite c, List<PreparedQuery> parts)
+      throws SQLException {
     if (c.plan().empty()) {
       return postProcessor.run(c.plan(), List.of(), List.of());
     }
-    List<PreparedQuery> parts = prepareReleases(c);
     PrivacyCost total = null;
     for (PreparedQuery part : parts) {
-      if (part.noise() != null && !releases.isAnswered(new Releases.AnswerKey(
-          part.statement().normalizedSql(), List.of()))) {
+      if (part.noise() != null && !releases.isAnswered(
+          answerKey(part.statement().normalizedSql(), List.of()))) {
         total = total == null ? part.noise().charge() : total.plus(part.noise().charge());
       }
     }
@@ -414,7 +416,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       throws SQLException {
     AnalyzedStatement st = q.statement();
     if (st instanceof AnalyzedStatement.Composite c) {
-      return executeComposite(c);
+      return executeComposite(c, q.parts());
     }
     if (st instanceof AnalyzedStatement.ExplainComposite e) {
       return explainComposite(e.composite());
@@ -470,8 +472,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
 
   private ResultTable releaseOnce(String normalizedSql, PreparedQuery q, List<Object> parameters)
       throws SQLException {
-    Releases.AnswerKey key =
-        new Releases.AnswerKey(normalizedSql, Arrays.asList(parameters.toArray()));
+    Releases.AnswerKey key = answerKey(normalizedSql, parameters);
     CompletableFuture<ResultTable> mine = new CompletableFuture<>();
     CompletableFuture<ResultTable> existing = releases.claim(key, mine);
     if (existing != null) {
@@ -508,6 +509,11 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       mine.completeExceptionally(e);
       throw e;
     }
+  }
+
+  /** The identity of a release: the normalised statement and its parameters' values. */
+  private static Releases.AnswerKey answerKey(String normalizedSql, List<Object> parameters) {
+    return new Releases.AnswerKey(normalizedSql, Arrays.asList(parameters.toArray()));
   }
 
   private ResultTable release(PreparedQuery q, List<Object> parameters) throws SQLException {
