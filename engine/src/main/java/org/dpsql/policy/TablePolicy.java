@@ -112,6 +112,15 @@ public record TablePolicy(
     return new TablePolicy(name, schema, true, false, null, 0, Map.of(), Map.of());
   }
 
+  /**
+   * This table with {@code columns} instead of its own (the columns a query adds for the analysis:
+   * public lookups, derived and computed columns, keyed as {@link #column} looks them up).
+   */
+  public TablePolicy withColumns(Map<String, ColumnPolicy> columns) {
+    return new TablePolicy(name, schema, isPublic, unitIsRow, privacyUnit, maxRowsPerUnit, columns,
+        hierarchies, bounding, answerRange, spatial);
+  }
+
   /** The column named {@code name}, compared case-insensitively. */
   public Optional<ColumnPolicy> column(String name) {
     return name == null ? Optional.empty() : Optional.ofNullable(columns.get(key(name)));

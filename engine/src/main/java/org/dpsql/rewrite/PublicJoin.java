@@ -141,27 +141,45 @@ public final class PublicJoin {
 
   /** The cell index of each value of the key column's domain. */
   private static Map<Object, Integer> keyCells(ColumnPolicy key) throws SQLException {
-    Map<Object, Integer> cells = new HashMap<>();
-    if (key.categorical().isPresent()) {
-      List<Object> values = key.categorical().get().values();
-      for (int i = 0; i < values.size(); i++) {
-        cells.put(normalise(values.get(i)), i);
-      }
-      return cells;
-    }
-    Optional<OrderedDomain> ordered = key.ordered();
-    if (ordered.isEmpty() || !ColumnPolicy.isIntegerType(key.sqlType())
-        || ordered.get().bin().compareTo(BigDecimal.ONE) != 0
-        || ordered.get().min().stripTrailingZeros().scale() > 0) {
+    if (!isPointDomain(key)) {
       throw SqlStates.notSupported("join column " + key.name() + " needs a categorical domain "
           + "(values) or integer bins of width 1 in the policy, so that each of its cells holds "
           + "one key");
     }
-    OrderedDomain d = ordered.get();
-    for (int i = 0; i < d.cells(); i++) {
-      cells.put(normalise(d.lowerEdge(i)), i);
+    Map<Object, Integer> cells = new HashMap<>();
+    List<Object> values = pointValues(key);
+    for (int i = 0; i < values.size(); i++) {
+      cells.put(normalise(values.get(i)), i);
     }
     return cells;
+  }
+
+  /**
+   * Whether every cell of the column's domain holds one value (categorical values, or integer bins
+   * of width 1 from a whole minimum): then anything computed from the column is a function of its
+   * cells.
+   */
+  public static boolean isPointDomain(ColumnPolicy c) {
+    if (c.categorical().isPresent()) {
+      return true;
+    }
+    Optional<OrderedDomain> d = c.ordered();
+    return d.isPresent() && ColumnPolicy.isIntegerType(c.sqlType())
+        && d.get().bin().compareTo(BigDecimal.ONE) == 0
+        && d.get().min().stripTrailingZeros().scale() <= 0;
+  }
+
+  /** The value of every cell of a point domain ({@link #isPointDomain}), in cell order. */
+  public static List<Object> pointValues(ColumnPolicy c) {
+    if (c.categorical().isPresent()) {
+      return c.categorical().get().values();
+    }
+    OrderedDomain d = c.ordered().orElseThrow();
+    List<Object> values = new ArrayList<>(d.cells());
+    for (int i = 0; i < d.cells(); i++) {
+      values.add(d.lowerEdge(i).toBigIntegerExact());
+    }
+    return values;
   }
 
   private static boolean anyTrue(boolean[] a) {

@@ -1,6 +1,5 @@
 package org.dpsql.sql;
 
-import java.sql.SQLException;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlNode;
@@ -168,14 +167,5 @@ public final class LenientParser {
       }
     }
     return out.toString();
-  }
-
-  /** Parses one statement; a syntax error is a {@code 42000} {@link SQLException}. */
-  public SqlNode parseOrThrow(String sql) throws SQLException {
-    try {
-      return parse(sql);
-    } catch (SqlParseException e) {
-      throw new SQLException("SQL syntax error: " + e.getMessage(), "42000", e);
-    }
   }
 }

@@ -253,10 +253,7 @@ final class PublicJoins {
       }
     }
     TablePolicy p = priv.table();
-    TablePolicy augmented = new TablePolicy(p.name(), p.schema(), p.isPublic(), p.unitIsRow(),
-        p.privacyUnit(), p.maxRowsPerUnit(), columns, p.hierarchies(), p.bounding(),
-        p.answerRange(), p.spatial());
-    return new Joined(select, augmented, p, joins);
+    return new Joined(select, p.withColumns(columns), p, joins);
   }
 
   private void flatten(SqlNode from, List<Item> items, List<SqlNode[]> equalities)

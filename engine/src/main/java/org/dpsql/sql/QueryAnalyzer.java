@@ -265,7 +265,6 @@ public final class QueryAnalyzer {
     SqlNode node = parse(sql);
     Tables t = tablesOf(node);
     String normalized = node.toSqlString(AnsiSqlDialect.DEFAULT).getSql();
-    List<AnalyzedStatement.ParameterInfo> params = List.of();
     PublicJoins.Joined joined = null;
     if (!release.definitions().isEmpty()) {
       // the canonical statement was validated as part of the whole statement (and may name
@@ -276,9 +275,10 @@ public final class QueryAnalyzer {
       normalized = normalized + " WITH " + String.join(", ", release.definitions());
     }
     Object q = analyzePrivate(node, null, t, joined);
+    // a canonical statement has no parameters: statements that need one are refused before
     return q instanceof WorkloadQuery w
-        ? new AnalyzedStatement.PrivateWorkload(w, normalized, params)
-        : new AnalyzedStatement.PrivateAggregate((AggregateQuery) q, normalized, params);
+        ? new AnalyzedStatement.PrivateWorkload(w, normalized, List.of())
+        : new AnalyzedStatement.PrivateAggregate((AggregateQuery) q, normalized, List.of());
   }
 
   /**
@@ -299,15 +299,12 @@ public final class QueryAnalyzer {
     for (Map.Entry<String, List<org.dpsql.sql.relational.CoreAggregate.Derived>> e
         : byColumn.entrySet()) {
       ColumnPolicy key = table.column(e.getKey()).orElseThrow();
-      List<Object> values = DomainValues.of(key);
+      List<Object> values = PublicJoin.pointValues(key);
       StringBuilder sql = new StringBuilder("SELECT ").append(backendDialect.quoteIdentifier("K"));
       LinkedHashMap<String, Integer> types = new LinkedHashMap<>();
-      org.apache.calcite.rel.rel2sql.SqlImplementor.SimpleContext context =
-          new org.apache.calcite.rel.rel2sql.SqlImplementor.SimpleContext(backendDialect,
-              i -> new SqlIdentifier("K", org.apache.calcite.sql.parser.SqlParserPos.ZERO));
       for (org.dpsql.sql.relational.CoreAggregate.Derived d : e.getValue()) {
-        sql.append(", ").append(context.toSql(null, d.expression()).toSqlString(backendDialect)
-            .getSql());
+        sql.append(", ").append(org.dpsql.sql.relational.CoreAggregate.sqlOf(d.expression(),
+            i -> "K", backendDialect));
         types.put(d.name(), d.expression().getType().getSqlTypeName().getJdbcOrdinal());
       }
       sql.append(" FROM (VALUES ");
@@ -344,10 +341,7 @@ public final class QueryAnalyzer {
       columns.put(c.name().toUpperCase(Locale.ROOT),
           ColumnPolicy.ofComputed(c.name(), c.jdbcType(), c.range(), c.value()));
     }
-    TablePolicy augmented = new TablePolicy(table.name(), table.schema(), table.isPublic(),
-        table.unitIsRow(), table.privacyUnit(), table.maxRowsPerUnit(), columns,
-        table.hierarchies(), table.bounding(), table.answerRange(), table.spatial());
-    return new PublicJoins.Joined(null, augmented, table, joins);
+    return new PublicJoins.Joined(null, table.withColumns(columns), table, joins);
   }
 
   private static String texts(List<org.dpsql.sql.relational.CoreAggregate.Derived> derived) {

@@ -57,7 +57,7 @@ public final class ValidationSchema {
   }
 
   /** Maps a JDBC type to the Calcite type used for validation. */
-  public static RelDataType toCalcite(RelDataTypeFactory tf, BackendColumn c) {
+  static RelDataType toCalcite(RelDataTypeFactory tf, BackendColumn c) {
     SqlTypeName name = SqlTypeName.getNameForJdbcType(c.jdbcType());
     RelDataType type;
     if (name == null || c.jdbcType() == Types.OTHER || c.jdbcType() == Types.JAVA_OBJECT) {

@@ -50,12 +50,10 @@ public final class CoreAggregate {
    *
    * @param name the derived column's name in the canonical statement
    * @param column the table column it is a function of
-   * @param columnIndex that column's index among the table's columns
    * @param expression the expression over the table's columns
    * @param text the expression as SQL over the column (for messages and the release key)
    */
-  public record Derived(String name, String column, int columnIndex, RexNode expression,
-      String text) {}
+  public record Derived(String name, String column, RexNode expression, String text) {}
 
   /**
    * An aggregated argument that is an expression ({@code SUM(FARE * 1.2 + 1)}): the canonical
@@ -66,19 +64,24 @@ public final class CoreAggregate {
       org.dpsql.policy.ComputedValue value) {}
 
   /**
-   * The canonical statement of a private aggregate, its derived columns (none when every group
-   * key and compared value is a plain column) and its computed arguments.
+   * The canonical statement of a private aggregate without its DP hint ({@code body}, what follows
+   * {@code SELECT}), its derived columns (none when every group key and compared value is a plain
+   * column) and its computed arguments.
    */
-  public record Canonical(String sql, List<Derived> derived, List<Computed> computed) {}
+  public record Canonical(String body, List<Derived> derived, List<Computed> computed) {
+    /** The statement with {@code hint} as its DP hint. */
+    public String sql(DpHint hint) {
+      String hintText = hint.sqlText();
+      return "SELECT " + (hintText.isEmpty() ? "" : hintText + " ") + body;
+    }
+  }
 
   /** A computed value written in each backend's dialect from its expression over the columns. */
   private record RexValue(RexNode expression, List<String> columns, String text)
       implements org.dpsql.policy.ComputedValue {
     @Override
     public String sql(SqlDialect dialect) {
-      SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(dialect,
-          i -> new SqlIdentifier(columns.get(i), SqlParserPos.ZERO));
-      return context.toSql(null, expression).toSqlString(dialect).getSql();
+      return sqlOf(expression, columns::get, dialect);
     }
 
     @Override
@@ -93,15 +96,14 @@ public final class CoreAggregate {
   }
 
   /**
-   * The canonical statement of {@code aggregate}, with {@code hint} as its DP hint;
-   * {@code pointDomain} tells which table columns have a point domain, whose expressions may be
-   * derived columns.
+   * The canonical statement of {@code aggregate}; {@code policy} gives the table's policy columns
+   * (those with a point domain may be used through expressions, as derived columns).
    */
-  static Canonical of(Aggregate aggregate, DpHint hint,
+  static Canonical of(Aggregate aggregate,
       java.util.function.Function<String, java.util.Optional<org.dpsql.policy.ColumnPolicy>> policy)
       throws SQLException {
     java.util.function.Predicate<String> pointDomain = column -> policy.apply(column)
-        .map(PrivacyAnalysis::pointDomain).orElse(false);
+        .map(org.dpsql.rewrite.PublicJoin::isPointDomain).orElse(false);
     List<RelNode> chain = new ArrayList<>();
     RelNode node = aggregate.getInput();
     while (node instanceof Project || node instanceof Filter) {
@@ -153,12 +155,7 @@ public final class CoreAggregate {
     for (AggregateCall call : aggregate.getAggCallList()) {
       select.add(aggregate(call, fields, columns, bounds, computed) + " AS " + quote("C" + out++));
     }
-    StringBuilder sql = new StringBuilder("SELECT ");
-    String hintText = hint.sqlText();
-    if (!hintText.isEmpty()) {
-      sql.append(hintText).append(' ');
-    }
-    sql.append(String.join(", ", select)).append(" FROM ");
+    StringBuilder sql = new StringBuilder(String.join(", ", select)).append(" FROM ");
     List<String> name = scan.getTable().getQualifiedName();
     for (int i = 0; i < name.size(); i++) {
       sql.append(i == 0 ? "" : ".").append(quote(name.get(i)));
@@ -174,10 +171,8 @@ public final class CoreAggregate {
       where = RexUtil.expandSearch(aggregate.getCluster().getRexBuilder(), null, where)
           .accept(unpadding);
       where = derivedComparisons(where, columns, pointDomain, derived);
-      SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(DIALECT,
-          i -> new SqlIdentifier(i < columns.size() ? columns.get(i)
-              : derived.get(i - columns.size()).name(), SqlParserPos.ZERO));
-      sql.append(" WHERE ").append(context.toSql(null, where).toSqlString(DIALECT).getSql());
+      sql.append(" WHERE ").append(sqlOf(where, i -> i < columns.size() ? columns.get(i)
+          : derived.get(i - columns.size()).name(), DIALECT));
     }
     if (!groupBy.isEmpty()) {
       sql.append(" GROUP BY ").append(String.join(", ", groupBy));
@@ -247,15 +242,13 @@ public final class CoreAggregate {
       column(e, columns, clause); // throws, naming the expression
     }
     int index = used.nextSetBit(0);
-    SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(DIALECT,
-        i -> new SqlIdentifier(columns.get(i), SqlParserPos.ZERO));
-    String text = context.toSql(null, e).toSqlString(DIALECT).getSql();
+    String text = sqlOf(e, columns::get, DIALECT);
     for (Derived d : derived) {
       if (d.text().equals(text)) {
         return d;
       }
     }
-    Derived d = new Derived("DPSQL_X" + derived.size(), columns.get(index), index, e, text);
+    Derived d = new Derived("DPSQL_X" + derived.size(), columns.get(index), e, text);
     derived.add(d);
     return d;
   }
@@ -310,11 +303,9 @@ public final class CoreAggregate {
     if (arg instanceof RexInputRef ref) {
       return columns.get(ref.getIndex());
     }
-    SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(DIALECT,
-        i -> new SqlIdentifier(columns.get(i), SqlParserPos.ZERO));
-    String shown = context.toSql(null, arg).toSqlString(DIALECT).getSql();
+    String shown = sqlOf(arg, columns::get, DIALECT);
     ValueBounds.Bounded b = bounds.of(arg, shown);
-    String text = context.toSql(null, b.expression()).toSqlString(DIALECT).getSql();
+    String text = sqlOf(b.expression(), columns::get, DIALECT);
     for (Computed c : computed) {
       if (c.value().text().equals(text)) {
         return c.name();
@@ -335,18 +326,17 @@ public final class CoreAggregate {
     if (e instanceof RexInputRef ref) {
       return columns.get(ref.getIndex());
     }
-    String shown = e.accept(new RexShuttle() {
-      @Override
-      public RexNode visitInputRef(RexInputRef ref) {
-        return ref; // printed as $i: replaced below
-      }
-    }).toString();
-    for (int i = columns.size() - 1; i >= 0; i--) {
-      shown = shown.replace("$" + i, columns.get(i));
-    }
-    throw SqlStates.notSupported(clause + " of the expression " + shown + " over a private table"
+    throw SqlStates.notSupported(clause + " of the expression " + sqlOf(e, columns::get, DIALECT) + " over a private table"
         + " is not supported: " + clause + " a policy column, or an expression of one column whose"
         + " domain lists its values (categorical values, or integer bins of width 1)");
+  }
+
+  /** {@code e} as SQL of {@code dialect}, input field {@code i} named {@code name(i)}. */
+  public static String sqlOf(RexNode e, java.util.function.IntFunction<String> name,
+      SqlDialect dialect) {
+    SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(dialect,
+        i -> new SqlIdentifier(name.apply(i), SqlParserPos.ZERO));
+    return context.toSql(null, e).toSqlString(dialect).getSql();
   }
 
   /** {@code e} with the input fields replaced by their expressions over the table's columns. */

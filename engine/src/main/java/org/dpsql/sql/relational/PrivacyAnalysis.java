@@ -31,7 +31,6 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.dialect.H2SqlDialect;
 import org.dpsql.errors.SqlStates;
-import org.dpsql.policy.BudgetAmount;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.TablePolicy;
 import org.dpsql.sql.DpHint;
@@ -83,65 +82,53 @@ public final class PrivacyAnalysis {
     if (aggregates.isEmpty()) {
       throw rawRows(plan);
     }
-    BudgetAmount defaults = policy.budget().defaultQuery();
+    // a subtree the plan shares (a self-join's two sides) is one aggregate
+    java.util.Set<RelNode> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    aggregates.removeIf(a -> !seen.add(a));
+    List<CoreAggregate.Canonical> canonical = new ArrayList<>();
+    for (Aggregate a : aggregates) {
+      TablePolicy table = privateTableOf(a);
+      canonical.add(CoreAggregate.of(a, table::column));
+    }
     // the same aggregate reached twice (a self-join, a CTE used twice) is one release: the budget
     // is split among the distinct ones
-    java.util.Set<String> distinct = new java.util.HashSet<>();
-    for (Aggregate a : aggregates) {
-      TablePolicy table = tableOf(a);
-      CoreAggregate.Canonical c = CoreAggregate.of(a, DpHint.NONE,
-          column -> table == null ? java.util.Optional.empty() : table.column(column));
-      distinct.add(new ReleasePlan.Release("", c.sql(), c.derived(), c.computed()).statementText());
-    }
-    DpHint share = hint.share(distinct.size(), defaults);
+    DpHint share = hint.share((int) canonical.stream().map(c -> new ReleasePlan.Release("",
+        c.sql(DpHint.NONE), c.derived(), c.computed()).statementText()).distinct().count(),
+        policy.budget().defaultQuery());
     Map<RelNode, ReleasePlan.Release> releases = new IdentityHashMap<>();
-    for (Aggregate a : aggregates) {
-      TablePolicy table = tableOf(a);
-      CoreAggregate.Canonical canonical = CoreAggregate.of(a, share,
-          column -> table == null ? java.util.Optional.empty() : table.column(column));
-      releases.put(a, new ReleasePlan.Release("R" + releases.size(), canonical.sql(),
-          canonical.derived(), canonical.computed()));
+    for (int i = 0; i < aggregates.size(); i++) {
+      CoreAggregate.Canonical c = canonical.get(i);
+      releases.put(aggregates.get(i), new ReleasePlan.Release("R" + i, c.sql(share), c.derived(),
+          c.computed()));
     }
     List<ReleasePlan.PublicInput> inputs = new ArrayList<>();
     RelNode post = unpadded(replace(plan, releases, inputs));
     RelToSqlConverter toH2 = new RelToSqlConverter(H2SqlDialect.DEFAULT);
     String postSql = toH2.visitRoot(post).asStatement().toSqlString(H2SqlDialect.DEFAULT).getSql();
-    return new ReleasePlan(List.copyOf(releases.values()).stream()
-        .sorted((x, y) -> Integer.compare(index(x.table()), index(y.table()))).toList(),
-        inputs, postSql, plan.getRowType(), RelOptUtil.toString(post), false);
+    List<ReleasePlan.Release> ordered = new ArrayList<>();
+    aggregates.forEach(a -> ordered.add(releases.get(a)));
+    return new ReleasePlan(ordered, inputs, postSql, plan.getRowType(), RelOptUtil.toString(post),
+        false);
   }
 
-  /** The private table an aggregate reads (the first one found), or null. */
-  private TablePolicy tableOf(RelNode node) {
-    if (node instanceof TableScan scan) {
-      List<String> name = scan.getTable().getQualifiedName();
-      return policy.table(name.get(name.size() - 1)).orElse(null);
+  /** The policy of the table a scan reads (empty for a table the policy does not name). */
+  private java.util.Optional<TablePolicy> policyOf(TableScan scan) {
+    List<String> name = scan.getTable().getQualifiedName();
+    return policy.table(name.get(name.size() - 1));
+  }
+
+  /** The first private table {@code node} reads, or null. */
+  private TablePolicy privateTableOf(RelNode node) {
+    if (node instanceof TableScan scan && isPrivate(scan)) {
+      return policyOf(scan).orElse(null);
     }
     for (RelNode input : node.getInputs()) {
-      TablePolicy t = tableOf(input);
+      TablePolicy t = privateTableOf(input);
       if (t != null) {
         return t;
       }
     }
     return null;
-  }
-
-  /**
-   * Whether every cell of the column's domain holds one value (categorical values, or integer bins
-   * of width 1): then any expression of the column is a function of its cells.
-   */
-  static boolean pointDomain(org.dpsql.policy.ColumnPolicy c) {
-    if (c.categorical().isPresent()) {
-      return true;
-    }
-    return c.ordered().isPresent()
-        && org.dpsql.policy.ColumnPolicy.isIntegerType(c.sqlType())
-        && c.ordered().get().bin().compareTo(java.math.BigDecimal.ONE) == 0
-        && c.ordered().get().min().stripTrailingZeros().scale() <= 0;
-  }
-
-  private static int index(String table) {
-    return Integer.parseInt(table.substring(1));
   }
 
   /** The private aggregates of {@code node}, outermost first. */
@@ -193,8 +180,7 @@ public final class PrivacyAnalysis {
   }
 
   private boolean isPrivate(TableScan scan) {
-    List<String> name = scan.getTable().getQualifiedName();
-    return policy.table(name.get(name.size() - 1)).map(t -> !t.isPublic()).orElse(true);
+    return policyOf(scan).map(t -> !t.isPublic()).orElse(true);
   }
 
   /**
@@ -226,7 +212,7 @@ public final class PrivacyAnalysis {
 
   /**
    * {@code node} without the blank padding that SQL's CHAR typing adds to text literals (see
-   * {@link CoreAggregate#unpadded}): the post-processing shows 'few' as written, as the backends do.
+   * {@link CoreAggregate#unpadding}): the post-processing shows 'few' as written, as the backends do.
    */
   private static RelNode unpadded(RelNode node) {
     org.apache.calcite.rex.RexShuttle literals =
@@ -291,24 +277,11 @@ public final class PrivacyAnalysis {
 
   /** XDP02 naming the private table whose rows {@code node} would return. */
   private SQLException rawRows(RelNode node) {
-    String table = privateTableOf(node);
+    TablePolicy t = privateTableOf(node);
+    String table = t == null ? "?" : t.name();
     return SqlStates.notAllowed("this statement would return raw rows of private table " + table
         + "; ask for aggregates instead (COUNT(*), COUNT(col), SUM(col), AVG(col), with GROUP BY "
         + "over columns with a public domain), e.g. SELECT COUNT(*) FROM " + table);
   }
 
-  private String privateTableOf(RelNode node) {
-    if (node instanceof TableScan scan && isPrivate(scan)) {
-      List<String> name = scan.getTable().getQualifiedName();
-      return policy.table(name.get(name.size() - 1)).map(TablePolicy::name)
-          .orElse(name.get(name.size() - 1));
-    }
-    for (RelNode input : node.getInputs()) {
-      String t = privateTableOf(input);
-      if (t != null) {
-        return t;
-      }
-    }
-    return null;
-  }
 }
