@@ -47,10 +47,13 @@ import org.dpsql.sql.ValidationSchema;
  * is read from the backend. Validation errors are {@code 42xxx} {@link SQLException}s.
  */
 public final class RelationalPlanner {
-  /** Standard SQL plus the PostgreSQL and MySQL functions BI tools generate. */
-  private static final SqlOperatorTable OPERATORS =
-      SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
-          EnumSet.of(SqlLibrary.STANDARD, SqlLibrary.POSTGRESQL, SqlLibrary.MYSQL));
+  /**
+   * Standard SQL plus the PostgreSQL and MySQL functions BI tools generate, and PostgreSQL's {@code
+   * DATE_TRUNC}.
+   */
+  private static final SqlOperatorTable OPERATORS = org.apache.calcite.sql.util.SqlOperatorTables
+      .chain(DateTrunc.table(), SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
+          EnumSet.of(SqlLibrary.STANDARD, SqlLibrary.POSTGRESQL, SqlLibrary.MYSQL)));
 
   private static final HepProgram NORMALISE = HepProgram.builder()
       .addRuleInstance(CoreRules.PROJECT_MERGE)
