@@ -78,8 +78,11 @@ final class TimeBins {
         return "the backend's weeks may start on another day than the Monday that starts each "
             + "bin; group by " + policy.name() + " itself, which labels each week by its Monday";
       }
-      return bins.refines(g) ? null : "a " + bins.sqlName() + " bin can straddle two "
-          + g.sqlName() + "s";
+      if (bins.refines(g)) {
+        return null;
+      }
+      return g.refines(bins) ? "a " + bins.sqlName() + " bin holds several " + g.sqlName() + "s"
+          : "a " + bins.sqlName() + " bin can straddle two " + g.sqlName() + "s";
     }
     if (e instanceof RexCall call) {
       if (isComparison(call)) {
