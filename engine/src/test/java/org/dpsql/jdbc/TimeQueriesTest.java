@@ -185,6 +185,23 @@ class TimeQueriesTest {
   }
 
   @Test
+  void timestampsComparedWithDatesAndDateText() throws SQLException {
+    assertSameAsBackend("SELECT COUNT(*) AS n FROM TRIPS WHERE PICKUP_TS >= DATE '2024-03-01' "
+        + "AND PICKUP_TS < DATE '2024-04-01'");
+    // H2 compares text with a DATE itself; dpsql reads the text as a date literal
+    assertSameAsBackend("SELECT COUNT(*) AS n FROM TRIPS WHERE PICKUP_DATE BETWEEN '2024-03-01' "
+        + "AND '2024-03-31'");
+    assertSameAsBackend("SELECT COUNT(*) AS n FROM TRIPS WHERE PICKUP_TS >= '2024-03-01' AND "
+        + "PICKUP_TS < '2024-03-08 00:00:00'");
+    // a timestamp up to '2024-03-31' (midnight) cuts the day of 31 March
+    refused("SELECT COUNT(*) FROM TRIPS WHERE PICKUP_TS BETWEEN '2024-03-01' AND '2024-03-31'",
+        "XDP03");
+    // comparisons with data-dependent or clock-dependent values are not functions of the bins
+    refused("SELECT COUNT(*) FROM TRIPS WHERE PICKUP_TS >= CURRENT_DATE", "XDP03");
+    refused("SELECT COUNT(*) FROM TRIPS WHERE PICKUP_TS >= 'yesterday'", "42000");
+  }
+
+  @Test
   void hourlySeries() throws SQLException {
     assertSameAsBackend("SELECT EXTRACT(HOUR FROM PICKUP_HOUR) AS h, COUNT(*) AS n FROM TRIPS "
         + "GROUP BY EXTRACT(HOUR FROM PICKUP_HOUR) ORDER BY h");

@@ -86,16 +86,30 @@ public final class RelationalPlanner {
   public RelNode plan(SqlNode query) throws SQLException {
     CalciteCatalogReader reader =
         new CalciteCatalogReader(rootSchema, defaultSchemaPath, typeFactory, calciteConfig);
-    SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, reader, typeFactory,
-        SqlValidator.Config.DEFAULT
-            .withConformance(SqlConformanceEnum.BABEL)
-            .withIdentifierExpansion(true)
-            // no implicit casts: comparing a text column with a number is an error, as in the
-            // single-table analysis (a conversion failing on some rows would reveal them)
-            .withTypeCoercionEnabled(false));
+    SqlValidator validator;
     SqlNode validated;
     try {
-      validated = validator.validate(query);
+      for (int attempt = 0; ; attempt++) {
+        validator = SqlValidatorUtil.newValidator(OPERATORS, reader, typeFactory,
+            SqlValidator.Config.DEFAULT
+                .withConformance(SqlConformanceEnum.BABEL)
+                .withIdentifierExpansion(true)
+                // no implicit casts: comparing a text column with a number is an error, as in the
+                // single-table analysis (a conversion failing on some rows would reveal them)
+                .withTypeCoercionEnabled(false));
+        try {
+          validated = validator.validate(query);
+          if (attempt < 16 && DateComparisons.textLiterals(validated, validator)) {
+            continue; // date text compared with a date: now a date literal
+          }
+          break;
+        } catch (CalciteContextException e) {
+          // dates compared with timestamps or date text: widened, then validated again
+          if (attempt >= 16 || !DateComparisons.widen(query, e)) {
+            throw e;
+          }
+        }
+      }
       // no comparison across type families (a conversion failing on some rows would reveal them)
       org.dpsql.sql.QueryAnalyzer.checkComparisons(validated, validator);
     } catch (CalciteContextException e) {
