@@ -234,6 +234,20 @@ class TimeQueriesTest {
   }
 
   @Test
+  void explainShowsTheBinsAndSpendsNothing() throws SQLException {
+    try (Connection c = connect()) {
+      StringBuilder plan = new StringBuilder();
+      for (List<Object> row : rows(c, "EXPLAIN PLAN FOR SELECT DATE_TRUNC('month', PICKUP_TS) AS "
+          + "m, COUNT(*) AS n FROM TRIPS GROUP BY DATE_TRUNC('month', PICKUP_TS)")) {
+        plan.append(row).append('\n');
+      }
+      assertTrue(plan.toString().contains("PICKUP_TS[366]"), plan.toString());
+      assertTrue(plan.toString().contains("DATE_TRUNC('month', \"PICKUP_TS\")"), plan.toString());
+      assertEquals(0, TestDatabase.session(c).accountant().spent().rho().signum());
+    }
+  }
+
+  @Test
   void expressionsThatVaryInsideABinAreRefused() throws SQLException {
     SQLException e = refused("SELECT EXTRACT(HOUR FROM PICKUP_TS) AS h, COUNT(*) FROM TRIPS "
         + "GROUP BY EXTRACT(HOUR FROM PICKUP_TS)", "XDP03");
