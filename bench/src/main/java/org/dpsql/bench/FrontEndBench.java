@@ -15,7 +15,9 @@ import java.util.Properties;
  *
  * <ol>
  *   <li>prepare (parse, validate, plan, privacy analysis, release planning) of statements of each
- *       shape on a warm JVM: median and 90th percentile over 500 prepares after 200 warm-up ones;
+ *       shape on a warm JVM: median and 90th percentile over 500 prepares after 200 warm-up ones
+ *       (the small table gets a TIMESTAMP column {@code TS} in 2024 with 366 day bins, for the
+ *       time-series shapes);
  *   <li>end-to-end time on the 1,000,000-row table of {@link BenchDatabase} (policy (b): bounding
  *       to 5 rows per rider) of a private {@code GROUP BY} alone and of the same aggregate under
  *       post-processing (a subquery with {@code ORDER BY}, and {@code HAVING} with a window), run
@@ -36,19 +38,34 @@ public final class FrontEndBench {
       "SELECT CASE WHEN G < 10 THEN 'low' ELSE 'high' END AS b, COUNT(*) FROM T GROUP BY 1",
       "SELECT SUM(V * 2 + 1), AVG(V) FROM T",
       "SELECT COUNT(*) FROM T WHERE G IN (SELECT G FROM T GROUP BY G HAVING COUNT(*) > 5)",
-      "SELECT * FROM T WHERE 1 = 0");
+      "SELECT * FROM T WHERE 1 = 0",
+      // time series over a TIMESTAMP column with 366 day bins
+      "SELECT DATE_TRUNC('month', TS) AS m, COUNT(*) FROM T GROUP BY DATE_TRUNC('month', TS)",
+      "SELECT CAST(TS AS DATE) AS d, COUNT(*) FROM T WHERE TS >= DATE '2024-03-01' AND TS < "
+          + "DATE '2024-04-01' GROUP BY CAST(TS AS DATE) ORDER BY d");
 
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
     System.out.println("dpsql front end bench, " + Runtime.getRuntime().availableProcessors()
         + " cores, Java " + System.getProperty("java.version"));
     Path policy = BenchDatabase.writePolicy(BenchDatabase.PolicyKind.BOUNDED);
+    // the small table also gets a pick-up time in 2024, binned by day
+    Path timePolicy = java.nio.file.Files.createTempFile("dpsql-frontend", ".yaml");
+    java.nio.file.Files.writeString(timePolicy, java.nio.file.Files.readString(policy).replace(
+        "    columns:\n", "    columns:\n      TS: {min: 2024-01-01, max: 2024-12-31, bin: 1 day}\n"));
+    Properties timed = new Properties();
+    timed.setProperty("policy", timePolicy.toString());
     Properties p = new Properties();
     p.setProperty("policy", policy.toString());
 
-    try (Connection keep = BenchDatabase.create(BenchDatabase.SMALL_URL, BenchDatabase.SMALL_ROWS);
-        Connection c = DriverManager.getConnection(BenchDatabase.dpsqlUrl(BenchDatabase.SMALL_URL),
-            p)) {
+    try (Connection keep = BenchDatabase.create(BenchDatabase.SMALL_URL, BenchDatabase.SMALL_ROWS)) {
+      try (Statement st = keep.createStatement()) {
+        st.execute("ALTER TABLE T ADD COLUMN TS TIMESTAMP");
+        st.execute("UPDATE T SET TS = DATEADD('MINUTE', MOD(ID * 7919, 527040), "
+            + "TIMESTAMP '2024-01-01 00:00:00')");
+      }
+      Connection c = DriverManager.getConnection(BenchDatabase.dpsqlUrl(BenchDatabase.SMALL_URL),
+          timed);
       System.out.println("\nprepare on a warm JVM (ms): median, p90 of 500 after 200 warm-up");
       for (String sql : SHAPES) {
         for (int i = 0; i < 200; i++) {
@@ -64,6 +81,7 @@ public final class FrontEndBench {
         System.out.printf("  %7.3f %7.3f  %s%n", ms[ms.length / 2], ms[(int) (ms.length * 0.9)],
             sql);
       }
+      c.close();
     }
 
     System.out.println("\nbuilding " + BenchDatabase.BIG_ROWS + " rows ...");

@@ -77,6 +77,20 @@ public final class QueryAnalyzer {
   private final Policy policy;
   private final PublicJoins publicJoins;
   private final PublicRowReader publicRows;
+  /**
+   * Derived columns' values on their domains, by evaluation SQL: public data (an expression of the
+   * policy's domain values, deterministic and independent of the clock), so a statement prepared
+   * again does not evaluate them again. At most {@link #DERIVED_CACHE} entries, least recently used
+   * first out.
+   */
+  private final Map<String, List<Object[]>> derivedValues = java.util.Collections.synchronizedMap(
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, List<Object[]>> eldest) {
+          return size() > DERIVED_CACHE;
+        }
+      });
+  private static final int DERIVED_CACHE = 256;
 
   /** Reads rows of public tables from the backend: one SQL statement, all rows as objects. */
   @FunctionalInterface
@@ -313,9 +327,17 @@ public final class QueryAnalyzer {
       }
       sql.append(") AS ").append(backendDialect.quoteIdentifier("T")).append('(')
           .append(backendDialect.quoteIdentifier("K")).append(')');
-      List<Object[]> rows;
+      boolean cacheable = e.getValue().stream().allMatch(d ->
+          org.apache.calcite.rex.RexUtil.isDeterministic(d.expression())
+              && !hasDynamicFunction(d.expression()));
+      List<Object[]> rows = cacheable ? derivedValues.get(sql.toString()) : null;
       try {
-        rows = publicRows.read(sql.toString());
+        if (rows == null) {
+          rows = publicRows.read(sql.toString());
+          if (cacheable) {
+            derivedValues.put(sql.toString(), rows);
+          }
+        }
       } catch (SQLException ex) {
         throw SqlStates.notSupported("cannot evaluate " + texts(e.getValue()) + " on the domain of "
             + key.name() + " (" + ex.getMessage() + "); use an expression that has a value for "
@@ -342,6 +364,21 @@ public final class QueryAnalyzer {
           ColumnPolicy.ofComputed(c.name(), c.jdbcType(), c.range(), c.value()));
     }
     return new PublicJoins.Joined(null, table.withColumns(columns), table, joins);
+  }
+
+  /** Whether {@code e} calls a function of the clock or session (CURRENT_DATE, NOW, ...). */
+  private static boolean hasDynamicFunction(org.apache.calcite.rex.RexNode e) {
+    boolean[] found = new boolean[1];
+    e.accept(new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+      @Override
+      public Void visitCall(org.apache.calcite.rex.RexCall call) {
+        if (call.getOperator().isDynamicFunction()) {
+          found[0] = true;
+        }
+        return super.visitCall(call);
+      }
+    });
+    return found[0];
   }
 
   private static String texts(List<org.dpsql.sql.relational.CoreAggregate.Derived> derived) {
