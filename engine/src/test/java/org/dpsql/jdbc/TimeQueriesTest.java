@@ -171,6 +171,20 @@ class TimeQueriesTest {
   }
 
   @Test
+  void floorToAndOracleTrunc() throws SQLException {
+    String truth = "SELECT DATE_TRUNC('month', PICKUP_TS) AS m, COUNT(*) AS n FROM TRIPS"
+        + IN_2024 + " GROUP BY DATE_TRUNC('month', PICKUP_TS) ORDER BY m";
+    try (Connection c = connect()) {
+      assertEquals(rounded(rows(direct, truth)), rounded(rows(c, "SELECT FLOOR(PICKUP_TS TO MONTH) "
+          + "AS m, COUNT(*) AS n FROM TRIPS" + IN_2024 + " GROUP BY FLOOR(PICKUP_TS TO MONTH) "
+          + "ORDER BY m")));
+      assertEquals(rounded(rows(direct, truth)), rounded(rows(c, "SELECT TRUNC(PICKUP_TS, 'MM') "
+          + "AS m, COUNT(*) AS n FROM TRIPS" + IN_2024 + " GROUP BY TRUNC(PICKUP_TS, 'MM') "
+          + "ORDER BY m")));
+    }
+  }
+
+  @Test
   void dailySeriesByCastToDate() throws SQLException {
     assertSameAsBackend("SELECT CAST(PICKUP_TS AS DATE) AS d, COUNT(*) AS n FROM TRIPS" + IN_2024
         + " AND PICKUP_TS < TIMESTAMP '2024-02-01 00:00:00' GROUP BY CAST(PICKUP_TS AS DATE) "

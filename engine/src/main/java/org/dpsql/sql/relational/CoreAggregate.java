@@ -146,7 +146,8 @@ public final class CoreAggregate {
       RexNode e = fields.get(key);
       // a time column is grouped by its bins, labelled by their starts (a derived column)
       String column = e instanceof RexInputRef ref && !cells.isTime(columns.get(ref.getIndex()))
-          ? columns.get(ref.getIndex()) : derive(e, columns, cells, derived, "GROUP BY").name();
+          ? columns.get(ref.getIndex()) : derive(e, columns, cells, derived, "GROUP BY",
+          aggregate.getCluster().getRexBuilder()).name();
       groupBy.add(quote(column));
       select.add(quote(column) + " AS " + quote("C" + out++));
     }
@@ -227,7 +228,7 @@ public final class CoreAggregate {
         if (comparesTimeColumn(call)) {
           // the comparison itself becomes a derived column, true on the bins it selects
           try {
-            Derived d = derive(call, columns, cells, derived, "WHERE");
+            Derived d = derive(call, columns, cells, derived, "WHERE", rex);
             return rex.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.EQUALS,
                 new RexInputRef(columns.size() + derived.indexOf(d), call.getType()),
                 rex.makeLiteral(true));
@@ -243,7 +244,7 @@ public final class CoreAggregate {
           if (!PLAIN.contains(o.getKind()) && used.cardinality() == 1
               && cells.derivable(columns.get(used.nextSetBit(0)))) {
             try {
-              Derived d = derive(o, columns, cells, derived, "WHERE");
+              Derived d = derive(o, columns, cells, derived, "WHERE", rex);
               operands.add(new RexInputRef(columns.size() + derived.indexOf(d), o.getType()));
               changed = true;
               continue;
@@ -282,12 +283,14 @@ public final class CoreAggregate {
    * when the statement derives the same expression twice), or XDP03 naming the expression.
    */
   private static Derived derive(RexNode e, List<String> columns, Cells cells,
-      List<Derived> derived, String clause) throws SQLException {
+      List<Derived> derived, String clause, org.apache.calcite.rex.RexBuilder rex)
+      throws SQLException {
     java.util.BitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(e).toBitSet();
     if (used.cardinality() != 1 || !cells.derivable(columns.get(used.nextSetBit(0)))) {
       column(e, columns, clause); // throws, naming the expression
     }
     int index = used.nextSetBit(0);
+    e = DateTrunc.portable(e, rex);
     String text = sqlOf(e, columns::get, DIALECT);
     if (!(e instanceof RexInputRef && clause.equals("GROUP BY"))) { // grouping labels the bins
       TimeBins.checkConstant(e, index, cells.policy(columns.get(index)), text);
