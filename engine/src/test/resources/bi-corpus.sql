@@ -170,3 +170,7 @@ SELECT EXTRACT(ISODOW FROM pickup_at) AS weekday, count(*) AS trips FROM trips G
 SELECT EXTRACT(HOUR FROM pickup_at) AS hr, count(*) FROM trips GROUP BY 1;
 -- consoles | month filter with YEAR() and MONTH() | answered
 SELECT state, count(*) FROM trips WHERE YEAR(pickup_at) = 2024 AND MONTH(pickup_at) = 7 GROUP BY state;
+-- Metabase | standard deviation of a measure | answered
+SELECT "PUBLIC"."TRIPS"."STATE" AS "STATE", stddev_pop("PUBLIC"."TRIPS"."FARE") AS "stddev" FROM "PUBLIC"."TRIPS" GROUP BY "PUBLIC"."TRIPS"."STATE" ORDER BY "PUBLIC"."TRIPS"."STATE" ASC;
+-- Tableau | sample variance and standard deviation | answered
+SELECT "TRIPS"."PAYMENT" AS "PAYMENT", VAR_SAMP("TRIPS"."DISTANCE_KM") AS "var:DISTANCE_KM:ok", STDDEV_SAMP("TRIPS"."FARE") AS "std:FARE:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;

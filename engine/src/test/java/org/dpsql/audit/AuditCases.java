@@ -36,7 +36,7 @@ final class AuditCases {
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
-        distinctUnits());
+        variance(), distinctUnits());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -192,6 +192,18 @@ final class AuditCases {
             + "AGE's cells as a workload), pure ε = 2 (default_query)", PURE_DEFAULT_2,
         "SELECT CASE WHEN AGE < 4 THEN 'low' ELSE 'high' END AS B, COUNT(*) AS N FROM T GROUP BY 1",
         ReleasedValue.cell("B", "low", "N"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * VAR_POP(V) of cell A: post-processing of COUNT(V), SUM(V) and SUM(V * V) released together
+   * (ε split in three); the unit's 100 rows at V = 1000 are bounded to 2 and clamped to 10.
+   */
+  static AuditCase variance() {
+    return aggregate("variance", "VAR_POP(V) of cell A (relational front end: COUNT, SUM and SUM "
+            + "of squares released with ε split in three, the variance post-processed), pure ε = "
+            + "2 (default_query)", PURE_DEFAULT_2,
+        "SELECT VAR_POP(V) AS X FROM T WHERE G = 'A'", ReleasedValue.single("X"),
+        BackendFault.BOUNDING_OFF);
   }
 
   /**

@@ -479,6 +479,44 @@ class RelationalQueriesTest {
     }
   }
 
+  @Test
+  void variancesAndStandardDeviationsFromThreeReleasedSums() throws SQLException {
+    try (Connection c = connect()) {
+      // rho 1e6 split over COUNT, SUM and SUM of squares: sigma(SUM(FARE * FARE)) = 5 * 10000 /
+      // sqrt(2e6 / 3) = 61 against sums near 1.1e7, so the variance is within 0.5 of the truth
+      for (String f : List.of("VAR_POP", "VAR_SAMP", "STDDEV_POP", "STDDEV_SAMP")) {
+        assertClose(direct, c, "SELECT " + f + "(FARE) FROM TRIPS", f.startsWith("VAR") ? 0.5
+            : 0.01);
+      }
+      List<List<Object>> truth = rows(direct, "SELECT REGION, STDDEV_SAMP(FARE * 2 + 1) FROM "
+          + "TRIPS GROUP BY REGION ORDER BY REGION");
+      List<List<Object>> got = rows(c, "SELECT REGION, STDDEV(FARE * 2 + 1) FROM TRIPS GROUP BY "
+          + "REGION ORDER BY REGION");
+      assertEquals(truth.size(), got.size());
+      for (int i = 0; i < truth.size(); i++) {
+        assertEquals(truth.get(i).get(0), got.get(i).get(0));
+        assertEquals(((BigDecimal) truth.get(i).get(1)).doubleValue(),
+            ((BigDecimal) got.get(i).get(1)).doubleValue(), 0.05, "region " + truth.get(i));
+      }
+      // the three measurements share the statement's budget, as EXPLAIN shows
+      StringBuilder plan = new StringBuilder();
+      for (List<Object> row : rows(c, "EXPLAIN PLAN FOR SELECT VAR_POP(FARE) FROM TRIPS")) {
+        plan.append(row).append('\n');
+      }
+      assertTrue(plan.toString().contains("in [0, 10000]"), plan.toString());
+      assertTrue(plan.toString().contains("measure SUM(DPSQL_V0) with discrete_gaussian(ρ=333333"),
+          plan.toString());
+    }
+    // at a small budget the noisy moments can make the variance negative: it is floored at 0
+    try (Connection c = connect(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT /*+ DP(rho='0.000001') */ REGION, VAR_POP(FARE) "
+            + "AS v FROM TRIPS WHERE AGE < 19 GROUP BY REGION")) {
+      while (rs.next()) {
+        assertTrue(rs.getObject(2) == null || rs.getDouble(2) >= 0, "variance " + rs.getObject(2));
+      }
+    }
+  }
+
   private static void assertClose(Connection direct, Connection c, String sql, double tolerance)
       throws SQLException {
     double truth = ((BigDecimal) rows(direct, sql).get(0).get(0)).doubleValue();

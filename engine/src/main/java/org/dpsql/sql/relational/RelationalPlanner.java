@@ -86,7 +86,7 @@ public final class RelationalPlanner {
   public RelNode plan(SqlNode query) throws SQLException {
     CalciteCatalogReader reader =
         new CalciteCatalogReader(rootSchema, defaultSchemaPath, typeFactory, calciteConfig);
-    query = DateTrunc.oracleTrunc(query);
+    query = VarianceRewrite.rewrite(DateTrunc.oracleTrunc(query));
     SqlValidator validator;
     SqlNode validated;
     try {
