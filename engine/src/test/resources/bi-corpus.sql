@@ -40,7 +40,7 @@ SELECT "TRIPS"."STATE" AS "STATE", "TRIPS"."PAYMENT" AS "PAYMENT", SUM("TRIPS"."
 SELECT "TRIPS"."PAYMENT" AS "PAYMENT", AVG("TRIPS"."DISTANCE_KM") AS "avg:DISTANCE_KM:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;
 -- Tableau | count distinct of the person | answered
 SELECT "TRIPS"."STATE" AS "STATE", COUNT(DISTINCT "TRIPS"."RIDER_ID") AS "ctd:RIDER_ID:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;
--- Tableau | count distinct of a dimension | refused XDP03
+-- Tableau | count distinct of a dimension | answered
 SELECT COUNT(DISTINCT "TRIPS"."PAYMENT") AS "ctd:PAYMENT:ok" FROM "PUBLIC"."TRIPS" "TRIPS";
 -- Tableau | custom SQL query as source | answered
 SELECT "Custom SQL Query"."STATE" AS "STATE", SUM("Custom SQL Query"."FARE") AS "sum:FARE:ok" FROM (SELECT STATE, FARE FROM TRIPS WHERE PAYMENT <> 'CASH') "Custom SQL Query" GROUP BY 1;

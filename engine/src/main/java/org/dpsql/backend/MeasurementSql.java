@@ -88,6 +88,7 @@ public final class MeasurementSql {
       valueExprs.add(switch (m.kind()) {
         case COUNT_STAR -> null;
         case COUNT_DISTINCT_UNIT -> dialect.quoteIdentifier(table.privacyUnit());
+        case COUNT_DISTINCT -> value(m.column(), dialect);
         case COUNT -> value(m.column(), dialect);
         case SUM -> steps(value(m.column(), dialect), Measurement.bounds(m.column()),
             m.resolution());
@@ -172,7 +173,7 @@ public final class MeasurementSql {
     return switch (m.kind()) {
       case COUNT_STAR -> "COUNT(*)";
       case COUNT -> "COUNT(" + valueExpr + ")";
-      case COUNT_DISTINCT_UNIT -> "COUNT(DISTINCT " + valueExpr + ")";
+      case COUNT_DISTINCT_UNIT, COUNT_DISTINCT -> "COUNT(DISTINCT " + valueExpr + ")";
       case SUM -> "SUM(" + valueExpr + ")";
     };
   }

@@ -78,7 +78,8 @@ public final class PrivateAnswer {
           false);
     }
     return switch (o.aggregate()) {
-      case COUNT_STAR, COUNT, COUNT_DISTINCT_UNIT -> ResultColumn.bigint(o.label(), false);
+      case COUNT_STAR, COUNT, COUNT_DISTINCT_UNIT, COUNT_DISTINCT ->
+          ResultColumn.bigint(o.label(), false);
       case SUM -> {
         Measurement m = Measurement.sum(o.column());
         yield m.resolution().compareTo(BigDecimal.ONE) == 0
@@ -127,6 +128,7 @@ public final class PrivateAnswer {
         case COUNT -> Measurement.count(item.column());
         case SUM, AVG -> Measurement.sum(item.column());
         case COUNT_DISTINCT_UNIT -> Measurement.countDistinctUnits(plan.cells().size());
+        case COUNT_DISTINCT -> Measurement.countDistinct(item.column(), plan.cells().size());
       });
       if (item.aggregate() == AggregateKind.AVG) {
         count[o] = plan.indexOf(Measurement.count(item.column()));

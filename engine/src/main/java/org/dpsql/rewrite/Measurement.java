@@ -20,7 +20,7 @@ public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution,
     long cells) {
 
   /** What is measured. */
-  public enum Kind { COUNT_STAR, COUNT, SUM, COUNT_DISTINCT_UNIT }
+  public enum Kind { COUNT_STAR, COUNT, SUM, COUNT_DISTINCT_UNIT, COUNT_DISTINCT }
 
   /** A measurement whose data vector's number of cells does not matter for its sensitivity. */
   public Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution, long perRowBound) {
@@ -39,6 +39,23 @@ public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution,
    */
   public static Measurement countDistinctUnits(long cells) {
     return new Measurement(Kind.COUNT_DISTINCT_UNIT, null, BigDecimal.ONE, 1, cells);
+  }
+
+  /**
+   * The number of distinct non-null values of {@code column} per cell, counted over each unit's
+   * bounded rows, on a data vector of {@code cells} cells.
+   *
+   * <p>Sensitivity: adding or removing a unit adds or removes its at most k bounded rows, and each
+   * row can add (or remove) at most one distinct value of the cell it lies in; other units' rows
+   * are untouched (each unit is bounded independently). So the changes over all cells add up to at
+   * most k in L1 norm, and the L2 norm is at most the L1 one; a column whose domain lists m values
+   * changes a cell by at most m, so the bound is min(k, m · cells).
+   */
+  public static Measurement countDistinct(ColumnPolicy column, long cells) {
+    long values = column.hasDomain() ? column.domainSize() : Long.MAX_VALUE;
+    long reach = values == Long.MAX_VALUE || cells > Long.MAX_VALUE / Math.max(1, values)
+        ? Long.MAX_VALUE : values * cells;
+    return new Measurement(Kind.COUNT_DISTINCT, column, BigDecimal.ONE, 1, reach);
   }
 
   public static Measurement countStar() {
@@ -78,7 +95,7 @@ public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution,
 
   /** L1 (= L2) sensitivity of the whole cell vector when a unit contributes at most k rows. */
   public long sensitivity(int maxRowsPerUnit) {
-    if (kind == Kind.COUNT_DISTINCT_UNIT) {
+    if (kind == Kind.COUNT_DISTINCT_UNIT || kind == Kind.COUNT_DISTINCT) {
       return Math.min(maxRowsPerUnit, cells);
     }
     return Math.multiplyExact(perRowBound, (long) maxRowsPerUnit);
@@ -91,6 +108,7 @@ public record Measurement(Kind kind, ColumnPolicy column, BigDecimal resolution,
       case COUNT -> "COUNT(" + column.name() + ")";
       case SUM -> "SUM(" + column.name() + ")";
       case COUNT_DISTINCT_UNIT -> "COUNT(DISTINCT unit)";
+      case COUNT_DISTINCT -> "COUNT(DISTINCT " + column.name() + ")";
     };
   }
 

@@ -37,6 +37,7 @@ public record MeasurementPlan(AggregateQuery query, CellDomain cells, List<Measu
           addOnce(ms, Measurement.count(o.column()));
         }
         case COUNT_DISTINCT_UNIT -> addOnce(ms, Measurement.countDistinctUnits(cells.size()));
+        case COUNT_DISTINCT -> addOnce(ms, Measurement.countDistinct(o.column(), cells.size()));
         default -> throw new IllegalStateException(o.aggregate().name());
       }
     }

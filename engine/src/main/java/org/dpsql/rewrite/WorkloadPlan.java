@@ -230,8 +230,8 @@ public final class WorkloadPlan {
       case COUNT -> List.of(Measurement.count(o.column()));
       case SUM -> List.of(Measurement.sum(o.column()));
       case AVG -> List.of(Measurement.sum(o.column()), Measurement.count(o.column()));
-      case COUNT_DISTINCT_UNIT -> throw SqlStates.notSupported(
-          "COUNT(DISTINCT unit) is answered per query, not in workloads");
+      case COUNT_DISTINCT_UNIT, COUNT_DISTINCT -> throw SqlStates.notSupported(
+          "COUNT(DISTINCT ...) is answered per query, not in workloads");
     };
   }
 

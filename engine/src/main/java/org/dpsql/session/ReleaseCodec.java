@@ -158,7 +158,8 @@ final class ReleaseCodec {
       case COUNT_STAR -> Measurement.countStar();
       case COUNT -> Measurement.count(column(table, columnName));
       case SUM -> Measurement.sum(column(table, columnName));
-      case COUNT_DISTINCT_UNIT -> throw new IOException("distinct counts are not kept as synopses");
+      case COUNT_DISTINCT_UNIT, COUNT_DISTINCT ->
+          throw new IOException("distinct counts are not kept as synopses");
     };
     if (m.resolution().compareTo(resolution) != 0 || m.perRowBound() != perRowBound) {
       throw new IOException("the policy now measures " + m.describe() + " differently");

@@ -14,5 +14,10 @@ public enum AggregateKind {
    * {@code COUNT(DISTINCT unit)} of the privacy-unit column: protected individuals per cell,
    * counted over each unit's bounded rows.
    */
-  COUNT_DISTINCT_UNIT
+  COUNT_DISTINCT_UNIT,
+  /**
+   * {@code COUNT(DISTINCT col)} of another policy column: distinct non-null values per cell,
+   * counted over each unit's bounded rows.
+   */
+  COUNT_DISTINCT
 }

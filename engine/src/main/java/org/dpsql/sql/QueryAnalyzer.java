@@ -1282,8 +1282,10 @@ public final class QueryAnalyzer {
    */
   private static void refuseDistinctUnitsInWorkload(AggregateQuery q) throws SQLException {
     for (OutputItem o : q.outputs()) {
-      if (o.aggregate() == AggregateKind.COUNT_DISTINCT_UNIT) {
-        throw SqlStates.notSupported("COUNT(DISTINCT " + q.table().privacyUnit() + ") is answered"
+      if (o.aggregate() == AggregateKind.COUNT_DISTINCT_UNIT
+          || o.aggregate() == AggregateKind.COUNT_DISTINCT) {
+        throw SqlStates.notSupported("COUNT(DISTINCT " + (o.column() == null
+            ? q.table().privacyUnit() : o.column().name()) + ") is answered"
             + " in single aggregate queries (GROUP BY policy columns); not yet with ROLLUP, CUBE, "
             + "GROUPING SETS, UNION ALL batches, joins or GROUP BY expressions");
       }
@@ -1443,9 +1445,16 @@ public final class QueryAnalyzer {
         return new OutputItem(label(alias, "COUNT_DISTINCT_" + table.privacyUnit(), labels), null,
             AggregateKind.COUNT_DISTINCT_UNIT);
       }
+      if (kind == SqlKind.COUNT && call.operandCount() == 1
+          && call.operand(0) instanceof SqlIdentifier col && !col.isStar()) {
+        ColumnPolicy c = policyColumn(table, col, "COUNT(DISTINCT ...)");
+        return new OutputItem(label(alias, "COUNT_DISTINCT_" + c.name(), labels), c,
+            AggregateKind.COUNT_DISTINCT);
+      }
       throw SqlStates.notSupported(kind + "(DISTINCT ...) is answered privately only as COUNT("
-          + "DISTINCT " + (table.unitIsRow() ? "<privacy unit>" : table.privacyUnit()) + "), the "
-          + "number of protected individuals; drop DISTINCT otherwise");
+          + "DISTINCT <policy column>): the number of distinct values, or of protected "
+          + "individuals for the privacy unit " + (table.unitIsRow() ? "" : table.privacyUnit())
+          + "; drop DISTINCT otherwise");
     }
     if (call.operandCount() != 1) {
       throw SqlStates.notSupported(kind + " takes one argument");

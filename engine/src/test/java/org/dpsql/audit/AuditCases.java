@@ -36,7 +36,7 @@ final class AuditCases {
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
-        variance(), distinctUnits());
+        variance(), distinctUnits(), distinctValues());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -192,6 +192,21 @@ final class AuditCases {
             + "AGE's cells as a workload), pure ε = 2 (default_query)", PURE_DEFAULT_2,
         "SELECT CASE WHEN AGE < 4 THEN 'low' ELSE 'high' END AS B, COUNT(*) AS N FROM T GROUP BY 1",
         ReleasedValue.cell("B", "low", "N"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * COUNT(DISTINCT V) of cell A, where every background row has V = 0: the added unit has 100
+   * rows in cell A with 100 different values of V. The honest engine keeps 2 of them, so the
+   * count moves by at most 2 = min(k, ...), its charged sensitivity; with bounding off by 100.
+   */
+  static AuditCase distinctValues() {
+    return new AuditCase("count-distinct-column", "COUNT(DISTINCT V) of cell A (sensitivity k = "
+        + "2: each bounded row adds at most one value), geometric, pure ε = 3",
+        aggregateBackground(), List.of("INSERT INTO T SELECT 100000 + X, " + UNIT + ", 'A', 3, "
+            + "X, TIMESTAMP '2024-01-01 00:00:00' FROM SYSTEM_RANGE(1, 100)"),
+        aggregatePolicy(PURE, ""),
+        "SELECT /*+ DP(epsilon='3', mechanism='geometric') */ COUNT(DISTINCT V) AS N FROM T "
+            + "WHERE G = 'A'", ReleasedValue.single("N"), BackendFault.BOUNDING_OFF);
   }
 
   /**

@@ -155,9 +155,56 @@ class DistinctUnitsTest {
   }
 
   @Test
+  void countsDistinctValuesOfAPolicyColumn() throws Exception {
+    String url = database(0);
+    try (Connection c = connect(url, policy);
+        Connection direct = DriverManager.getConnection(url)) {
+      // noise-free: sigma = 5 / sqrt(2e6) rounds to 0, and no rider has more than 3 trips
+      for (String sql : List.of("SELECT COUNT(DISTINCT REGION) FROM TRIPS",
+          "SELECT COUNT(DISTINCT AGE) FROM TRIPS WHERE REGION = 'N'",
+          "SELECT REGION, COUNT(DISTINCT AGE) FROM TRIPS GROUP BY REGION ORDER BY REGION")) {
+        int col = sql.startsWith("SELECT REGION") ? 2 : 1;
+        assertEquals(column(direct, sql, col), column(c, sql, col), sql);
+      }
+      // a unit's at most 5 bounded rows add at most 5 distinct values in all (and a column of 4
+      // values at most 4 without GROUP BY)
+      String[][] cases = {
+          {"SELECT COUNT(DISTINCT REGION) FROM TRIPS", "Δ=4"},
+          {"SELECT COUNT(DISTINCT AGE) FROM TRIPS", "Δ=5"},
+          {"SELECT REGION, COUNT(DISTINCT AGE) FROM TRIPS GROUP BY REGION", "Δ=5"}};
+      for (String[] k : cases) {
+        List<String> lines = new ArrayList<>();
+        try (Statement st = c.createStatement();
+            ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR " + k[0])) {
+          while (rs.next()) {
+            lines.add(rs.getString(1));
+          }
+        }
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure") && l.contains(k[1])),
+            k[0] + " " + lines);
+      }
+    }
+    // one rider with 400 trips over the 4 regions and one age: bounded to 5 rows, the distinct
+    // counts per region move by at most 5 in all
+    String heavy = database(400);
+    try (Connection c = connect(heavy, policy);
+        Connection direct = DriverManager.getConnection(url)) {
+      List<Long> with = column(c, "SELECT REGION, COUNT(DISTINCT AGE) FROM TRIPS GROUP BY REGION "
+          + "ORDER BY REGION", 2);
+      List<Long> without = column(direct, "SELECT REGION, COUNT(DISTINCT AGE) FROM TRIPS GROUP BY "
+          + "REGION ORDER BY REGION", 2);
+      long moved = 0;
+      for (int i = 0; i < with.size(); i++) {
+        moved += Math.abs(with.get(i) - without.get(i));
+      }
+      assertTrue(moved <= 5, with + " vs " + without);
+    }
+  }
+
+  @Test
   void otherDistinctCountsAndDistinctUnitsInWorkloadsAreRefused() throws Exception {
     try (Connection c = connect(database(0), policy)) {
-      for (String sql : List.of("SELECT COUNT(DISTINCT REGION) FROM TRIPS",
+      for (String sql : List.of("SELECT COUNT(DISTINCT REGION) FROM TRIPS GROUP BY ROLLUP(AGE)",
           "SELECT REGION, COUNT(DISTINCT RIDER_ID) FROM TRIPS GROUP BY ROLLUP(REGION)",
           "SELECT CASE WHEN AGE < 30 THEN 'y' ELSE 'o' END AS b, COUNT(DISTINCT RIDER_ID) FROM "
               + "TRIPS GROUP BY 1")) {

@@ -474,6 +474,7 @@ class WorkloadRewritingTest {
         case SUM -> "SUM(" + o.column().name() + ")";
         case AVG -> "AVG(CAST(" + o.column().name() + " AS DOUBLE))";
         case COUNT_DISTINCT_UNIT -> "COUNT(DISTINCT " + part.table().privacyUnit() + ")";
+        case COUNT_DISTINCT -> "COUNT(DISTINCT " + o.column().name() + ")";
       });
     }
     List<String> select = new ArrayList<>();

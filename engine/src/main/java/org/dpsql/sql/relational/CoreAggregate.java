@@ -320,12 +320,11 @@ public final class CoreAggregate {
     if (call.isDistinct()) {
       if (kind == SqlKind.COUNT && call.getArgList().size() == 1
           && fields.get(call.getArgList().get(0)) instanceof RexInputRef ref) {
-        // the single-table analysis accepts it for the privacy-unit column only
+        // the single-table analysis checks the column (a policy column or the privacy unit)
         return "COUNT(DISTINCT " + quote(columns.get(ref.getIndex())) + ")";
       }
       throw SqlStates.notSupported(name + "(DISTINCT ...) is answered privately only as COUNT("
-          + "DISTINCT <privacy unit column>), the number of protected individuals; drop DISTINCT "
-          + "otherwise");
+          + "DISTINCT <policy column or privacy unit>); drop DISTINCT otherwise");
     }
     if (kind == SqlKind.COUNT) {
       if (call.getArgList().isEmpty()) {
