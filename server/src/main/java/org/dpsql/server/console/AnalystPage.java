@@ -39,12 +39,12 @@ final class AnalystPage {
     StringBuilder b = new StringBuilder(8192);
     b.append("<h2>Analyst <span id=\"analyst-name\">").append(Html.text(name)).append("</span></h2>");
     b.append("<div class=\"cards\">")
-        .append(card("budget " + unit, BudgetFigures.exact(figures.totalInUnit()), "total"))
-        .append(card("spent " + unit, BudgetFigures.exact(figures.spentInUnit()), "spent"))
-        .append(card("remaining " + unit, BudgetFigures.exact(figures.remaining()), "remaining"))
+        .append(card("budget " + unit, Formats.exact(figures.totalInUnit()), "total"))
+        .append(card("spent " + unit, Formats.exact(figures.spentInUnit()), "spent"))
+        .append(card("remaining " + unit, Formats.exact(figures.remaining()), "remaining"))
         .append(card("ε spent" + (figures.delta() == null ? ""
-            : " at δ=" + BudgetFigures.exact(figures.delta())),
-            BudgetFigures.approx(figures.epsilonSpent()), "eps-spent"))
+            : " at δ=" + Formats.exact(figures.delta())),
+            Formats.approx(figures.epsilonSpent()), "eps-spent"))
         .append(card("paid answers", Long.toString(figures.paid()), "paid"))
         .append(card("free answers", Long.toString(figures.free()), "free"))
         .append("</div>");
@@ -69,7 +69,7 @@ final class AnalystPage {
       b.append("<p class=\"muted\">The ").append(history.omitted())
           .append(" oldest entries are not shown; the chart starts at their spend (")
           .append(Html.text(unit)).append(' ')
-          .append(Html.text(BudgetFigures.exact(inUnit(history.spentBefore(), zcdp))))
+          .append(Html.text(Formats.exact(inUnit(history.spentBefore(), zcdp))))
           .append(").</p>");
     }
 
@@ -80,7 +80,7 @@ final class AnalystPage {
       LedgerEntry e = history.entries().get(i);
       boolean free = LedgerEntry.SYNOPSIS.equals(e.source());
       b.append("<tr class=\"").append(free ? "free" : "paid").append("\"><td class=\"num\">")
-          .append(e.sequence()).append("</td><td>").append(Html.text(e.time().toString()))
+          .append(e.sequence()).append("</td><td>").append(Html.text(Formats.time(e.time())))
           .append("</td><td class=\"sql\">").append(Html.text(cut(e.statement())))
           .append("</td><td>").append(Html.text(e.mechanism())).append("</td><td class=\"num\">")
           .append(Html.text(free ? "0" : e.cost().toString())).append("</td><td>")
@@ -101,7 +101,7 @@ final class AnalystPage {
         LedgerReader.Release r = history.releases().get(i);
         boolean current = r.policyFingerprint().equals(fingerprint);
         b.append("<tr><td class=\"num\">").append(r.number()).append("</td><td>")
-            .append(Html.text(r.releasedAt().toString())).append("</td><td>")
+            .append(Html.text(Formats.time(r.releasedAt()))).append("</td><td>")
             .append(Html.text(r.kind())).append("</td><td class=\"sql\">")
             .append(Html.text(cut(r.key()))).append("</td><td>")
             .append(current ? "<span class=\"ok\">current</span>"

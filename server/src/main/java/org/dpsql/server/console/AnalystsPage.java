@@ -40,7 +40,7 @@ final class AnalystsPage {
     b.append("<h2>Analysts</h2><div class=\"cards\">")
         .append(card("analysts", Integer.toString(rows.size())))
         .append(card("accounting", accounting.policyName() + " (" + unit + ")"))
-        .append(card("ε reported at δ", delta == null ? "—" : BudgetFigures.exact(delta)))
+        .append(card("ε reported at δ", delta == null ? "—" : Formats.exact(delta)))
         .append(card("paid answers", Long.toString(paid)))
         .append(card("free answers", Long.toString(free)))
         .append("</div>");
@@ -62,24 +62,24 @@ final class AnalystsPage {
           .append(Html.query(f.analyst())).append("\">").append(Html.text(f.analyst()))
           .append("</a>").append(f.totalInUnit() == null
               ? " <span class=\"muted\">(not in the users file)</span>" : "").append("</td>")
-          .append(num("total", BudgetFigures.exact(f.totalInUnit())))
-          .append(num("spent", BudgetFigures.exact(f.spentInUnit())))
-          .append(num("remaining", BudgetFigures.exact(f.remaining())))
+          .append(num("total", Formats.exact(f.totalInUnit())))
+          .append(num("spent", Formats.exact(f.spentInUnit())))
+          .append(num("remaining", Formats.exact(f.remaining())))
           .append("<td class=\"share\">");
       if (share != null) {
         b.append("<span class=\"bar\"><i class=\"w").append(Math.round(share * 10))
             .append("\"></i></span> ").append(Math.round(share * 100)).append('%');
       }
       b.append("</td>")
-          .append(num("eps-spent", BudgetFigures.approx(f.epsilonSpent())))
-          .append(num("eps-total", BudgetFigures.approx(f.epsilonTotal())))
+          .append(num("eps-spent", Formats.approx(f.epsilonSpent())))
+          .append(num("eps-total", Formats.approx(f.epsilonTotal())))
           .append(num("cap", f.perConnection() == null ? "policy's"
-              : BudgetFigures.exact(accounting == Accounting.ZCDP ? f.perConnection().rho()
+              : Formats.exact(accounting == Accounting.ZCDP ? f.perConnection().rho()
                   : f.perConnection().epsilon())))
           .append(num("paid", Long.toString(f.paid())))
           .append(num("free", Long.toString(f.free())))
           .append("<td class=\"last\">")
-          .append(f.lastActivity() == null ? "—" : Html.text(f.lastActivity().toString()))
+          .append(Html.text(Formats.time(f.lastActivity())))
           .append("</td></tr>");
     }
     b.append("</tbody></table><p class=\"muted\">Remaining is the analyst's total minus their "

@@ -80,7 +80,7 @@ final class AuditPage {
         .append("</tr></thead><tbody>");
     for (AuditTail.Line l : result.lines()) {
       boolean ok = l.outcome().equals("ok");
-      b.append("<tr><td>").append(Html.text(l.time())).append("</td><td>")
+      b.append("<tr><td>").append(Html.text(Formats.time(l.time()))).append("</td><td>")
           .append(Html.text(l.analyst())).append("</td><td>").append(Html.text(l.request()))
           .append("</td><td class=\"").append(ok ? "ok\">ok" : "bad\">failed")
           .append("</td><td class=\"state\">").append(ok ? "—" : Html.text(l.outcome()))

@@ -133,19 +133,6 @@ public record BudgetFigures(String analyst, Accounting accounting, PrivacyCost t
         : Conversions.zcdpToEpsilon(c.rho().doubleValue(), reportingDelta.doubleValue());
   }
 
-  /** An exact decimal as the console prints it: plain notation, no trailing zeros. */
-  public static String exact(BigDecimal v) {
-    if (v == null) {
-      return "—";
-    }
-    return v.signum() == 0 ? "0" : v.stripTrailingZeros().toPlainString();
-  }
-
-  /** A derived double (ε at δ) to six significant digits. */
-  public static String approx(Double v) {
-    return v == null ? "—" : String.format(Locale.ROOT, "%.6g", v);
-  }
-
   /** The columns the analysts table can be sorted by, with their orders (ascending). */
   public enum SortKey {
     NAME(Comparator.comparing(BudgetFigures::analyst)),

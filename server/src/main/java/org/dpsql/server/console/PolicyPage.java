@@ -189,7 +189,7 @@ final class PolicyPage {
   }
 
   private static String plain(BigDecimal v) {
-    return BudgetFigures.exact(v);
+    return Formats.exact(v);
   }
 
   private static String card(String label, String value) {

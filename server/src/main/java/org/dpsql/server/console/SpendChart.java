@@ -84,11 +84,11 @@ public final class SpendChart {
     }
     b.append("<text class=\"tick\" x=\"").append(LEFT).append("\" y=\"").append(HEIGHT - 12)
         .append("\">").append(Html.text(points.isEmpty() ? "no paid answers yet"
-            : points.get(0).time().toString())).append("</text>");
+            : Formats.time(points.get(0).time()))).append("</text>");
     if (!points.isEmpty()) {
       b.append("<text class=\"tick\" x=\"").append(WIDTH - RIGHT).append("\" y=\"")
           .append(HEIGHT - 12).append("\" text-anchor=\"end\">")
-          .append(Html.text(points.get(points.size() - 1).time().toString())).append("</text>");
+          .append(Html.text(Formats.time(points.get(points.size() - 1).time()))).append("</text>");
     }
     b.append("<text class=\"tick\" x=\"8\" y=\"").append(TOP + 4).append("\">")
         .append(Html.text(unit)).append("</text>");
@@ -116,7 +116,7 @@ public final class SpendChart {
         double y = TOP + plotH - plotH * p.cumulative() / yMax;
         b.append("<circle class=\"paid\" cx=\"").append(num(x)).append("\" cy=\"").append(num(y))
             .append("\" r=\"3\"><title>")
-            .append(Html.text(p.time() + ": " + unit + " " + String.format(Locale.ROOT, "%.6g",
+            .append(Html.text(Formats.time(p.time()) + ": " + unit + " " + String.format(Locale.ROOT, "%.6g",
                 p.cumulative()) + " — " + p.label()))
             .append("</title></circle>");
       }
