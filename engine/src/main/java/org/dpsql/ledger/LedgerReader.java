@@ -25,16 +25,19 @@ import org.dpsql.accounting.PrivacyCost;
  * charge wait for it in this process. Each method reads in one {@code REPEATABLE READ}
  * transaction (a snapshot on H2's MVStore and on PostgreSQL, where readers take no row locks), so
  * the balance, the counts and the entries it returns belong to one committed state of the store:
- * the spent budget it reports is the exact sum of the entries it counts.
+ * the spent budget it reports is the exact sum of the entries it counts. A reader is meant to be
+ * polled: it remembers the free answers it has counted, so a summary costs the new entries only.
  */
 public final class LedgerReader implements AutoCloseable {
-  /** Longest statement text read per entry (the page shows less). */
-  public static final int MAX_STATEMENT_CHARS = 2_000;
+  /** Longest statement text read per entry. */
+  public static final int MAX_STATEMENT_CHARS = 1_000;
 
   private final LedgerStore store;
   /** Guarded by {@code this}; null before first use or after a failure. */
   private Connection connection;
   private boolean closed;
+  /** Per analyst: the last sequence number counted and the free answers up to it. */
+  private final Map<String, long[]> freeCounts = new java.util.HashMap<>();
 
   LedgerReader(LedgerStore store) {
     this.store = store;
@@ -73,73 +76,114 @@ public final class LedgerReader implements AutoCloseable {
       Instant releasedAt) {}
 
   /**
+   * One point of an analyst's spending series.
+   *
+   * @param sequence the entry's sequence number
+   * @param time when it was recorded
+   * @param cost what it cost (zero for a free answer)
+   * @param paid whether it was a charged measurement (not a free answer from a synopsis)
+   */
+  public record Charge(long sequence, Instant time, PrivacyCost cost, boolean paid) {}
+
+  /**
    * One analyst's history, read in one snapshot.
    *
    * @param summary the balance and counts
-   * @param spentBefore the exact spent budget before the first entry of {@code entries}
-   * @param entries the latest entries, oldest first (statements cut at {@value
+   * @param spentBefore the exact spent budget before the first of {@code charges}
+   * @param charges the latest entries as a spending series, oldest first
+   * @param entries the latest entries in full, oldest first (statements cut at {@value
    *     #MAX_STATEMENT_CHARS} characters)
-   * @param omitted how many older entries were left out
    * @param releases the analyst's latest releases, oldest first
    */
-  public record History(Summary summary, PrivacyCost spentBefore, List<LedgerEntry> entries,
-      long omitted, List<Release> releases) {
+  public record History(Summary summary, PrivacyCost spentBefore, List<Charge> charges,
+      List<LedgerEntry> entries, List<Release> releases) {
     /** Copies the lists. */
     public History {
       Objects.requireNonNull(summary, "summary");
       Objects.requireNonNull(spentBefore, "spentBefore");
+      charges = List.copyOf(charges);
       entries = List.copyOf(entries);
       releases = List.copyOf(releases);
+    }
+
+    /** How many older entries the spending series leaves out. */
+    public long omitted() {
+      return summary.paid() + summary.free() - charges.size();
     }
   }
 
   /**
    * Every analyst with a balance in the store, sorted by name.
    *
+   * <p>The ledger is append-only with contiguous sequence numbers (every committed state has
+   * {@code entries == LAST_SEQUENCE}), so the free answers counted at an earlier call are kept and
+   * only the entries added since are counted: a call reads the balance rows and the new entries,
+   * not the whole ledger.
+   *
    * @throws SQLException the store's error
    */
   public synchronized List<Summary> summaries() throws SQLException {
     return inSnapshot(c -> {
-      Map<String, long[]> counts = new LinkedHashMap<>();
-      Map<String, String> last = new LinkedHashMap<>();
-      try (Statement s = c.createStatement();
-          ResultSet rs = s.executeQuery("SELECT ANALYST, SOURCE, COUNT(*), MAX(CHARGED_AT) "
-              + "FROM DPSQL_LEDGER GROUP BY ANALYST, SOURCE")) {
-        while (rs.next()) {
-          long[] n = counts.computeIfAbsent(rs.getString(1), a -> new long[2]);
-          n[LedgerEntry.SYNOPSIS.equals(rs.getString(2)) ? 1 : 0] += rs.getLong(3);
-          // ISO-8601 instants of one format order as text
-          last.merge(rs.getString(1), rs.getString(4), (x, y) -> x.compareTo(y) >= 0 ? x : y);
-        }
-      }
       List<Summary> out = new ArrayList<>();
+      Map<String, long[]> seen = new LinkedHashMap<>();
       try (Statement s = c.createStatement();
-          ResultSet rs = s.executeQuery("SELECT ANALYST, ACCOUNTING, SPENT_EPSILON, SPENT_DELTA, "
-              + "SPENT_RHO FROM DPSQL_BALANCE ORDER BY ANALYST")) {
+          ResultSet rs = s.executeQuery("SELECT b.ANALYST, b.ACCOUNTING, b.SPENT_EPSILON, "
+              + "b.SPENT_DELTA, b.SPENT_RHO, b.LAST_SEQUENCE, l.CHARGED_AT FROM DPSQL_BALANCE b "
+              + "LEFT JOIN DPSQL_LEDGER l ON l.ANALYST = b.ANALYST "
+              + "AND l.SEQUENCE_NO = b.LAST_SEQUENCE ORDER BY b.ANALYST")) {
         while (rs.next()) {
           String analyst = rs.getString(1);
-          long[] n = counts.getOrDefault(analyst, new long[2]);
-          String when = last.get(analyst);
-          out.add(new Summary(analyst, Accounting.parse(rs.getString(2)), cost(rs, 3), n[0], n[1],
-              when == null ? null : Instant.parse(when)));
+          long last = rs.getLong(6);
+          long free = freeUpTo(c, analyst, last);
+          seen.put(analyst, new long[] {last, free});
+          String when = rs.getString(7);
+          out.add(new Summary(analyst, Accounting.parse(rs.getString(2)), cost(rs, 3), last - free,
+              free, when == null ? null : Instant.parse(when)));
         }
       }
+      freeCounts.keySet().retainAll(seen.keySet());
       return out;
     });
   }
 
+  /** The analyst's free answers among sequence numbers 1..last, counting only new ones. */
+  private long freeUpTo(Connection c, String analyst, long last) throws SQLException {
+    long[] known = freeCounts.get(analyst);
+    if (known == null || known[0] > last) {
+      known = new long[] {0, 0}; // first look, or the ledger was replaced: count from the start
+    }
+    if (known[0] < last) {
+      try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM DPSQL_LEDGER "
+          + "WHERE ANALYST = ? AND SEQUENCE_NO > ? AND SEQUENCE_NO <= ? AND SOURCE = ?")) {
+        ps.setString(1, analyst);
+        ps.setLong(2, known[0]);
+        ps.setLong(3, last);
+        ps.setString(4, LedgerEntry.SYNOPSIS);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          known = new long[] {last, known[1] + rs.getLong(1)};
+        }
+      }
+    }
+    freeCounts.put(analyst, known);
+    return known[1];
+  }
+
   /**
-   * One analyst's balance, latest entries and latest releases.
+   * One analyst's balance, spending series, latest entries and latest releases.
    *
    * @param analyst the analyst
-   * @param maxEntries the most entries (and releases) returned, the latest ones
+   * @param maxCharges the most entries of the spending series, the latest ones
+   * @param maxEntries the most entries returned in full (with statements), the latest ones
+   * @param maxReleases the most releases returned, the latest ones
    * @return the history, or null if the store has no balance for the analyst
    * @throws SQLException the store's error
    */
-  public synchronized History history(String analyst, int maxEntries) throws SQLException {
+  public synchronized History history(String analyst, int maxCharges, int maxEntries,
+      int maxReleases) throws SQLException {
     Objects.requireNonNull(analyst, "analyst");
-    if (maxEntries < 1) {
-      throw new IllegalArgumentException("maxEntries must be >= 1");
+    if (maxCharges < 1 || maxEntries < 1 || maxReleases < 1) {
+      throw new IllegalArgumentException("maxCharges, maxEntries and maxReleases must be >= 1");
     }
     return inSnapshot(c -> {
       Accounting accounting;
@@ -157,23 +201,24 @@ public final class LedgerReader implements AutoCloseable {
           lastSequence = rs.getLong(5);
         }
       }
-      long paid = 0;
-      long free = 0;
-      try (PreparedStatement ps = c.prepareStatement("SELECT SOURCE, COUNT(*) FROM DPSQL_LEDGER "
-          + "WHERE ANALYST = ? GROUP BY SOURCE")) {
+      long free = freeUpTo(c, analyst, lastSequence);
+      List<Charge> charges = new ArrayList<>();
+      PrivacyCost window = PrivacyCost.ZERO;
+      try (PreparedStatement ps = c.prepareStatement("SELECT SEQUENCE_NO, CHARGED_AT, EPSILON, "
+          + "DELTA, RHO, SOURCE FROM DPSQL_LEDGER WHERE ANALYST = ? AND SEQUENCE_NO > ? "
+          + "ORDER BY SEQUENCE_NO")) {
         ps.setString(1, analyst);
+        ps.setLong(2, lastSequence - maxCharges);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
-            if (LedgerEntry.SYNOPSIS.equals(rs.getString(1))) {
-              free += rs.getLong(2);
-            } else {
-              paid += rs.getLong(2);
-            }
+            PrivacyCost cost = cost(rs, 3);
+            window = window.plus(cost);
+            charges.add(new Charge(rs.getLong(1), Instant.parse(rs.getString(2)), cost,
+                !LedgerEntry.SYNOPSIS.equals(rs.getString(6))));
           }
         }
       }
       List<LedgerEntry> entries = new ArrayList<>();
-      PrivacyCost window = PrivacyCost.ZERO;
       try (PreparedStatement ps = c.prepareStatement("SELECT SEQUENCE_NO, CHARGED_AT, "
           + "SUBSTRING(STATEMENT_TEXT FROM 1 FOR " + MAX_STATEMENT_CHARS + "), MECHANISM, "
           + "EPSILON, DELTA, RHO, SOURCE, EXPECTED_RMSE FROM DPSQL_LEDGER "
@@ -184,22 +229,19 @@ public final class LedgerReader implements AutoCloseable {
           while (rs.next()) {
             double rmse = rs.getDouble(9);
             Double expected = rs.wasNull() ? null : rmse;
-            PrivacyCost cost = cost(rs, 5);
-            window = window.plus(cost);
             entries.add(new LedgerEntry(rs.getLong(1), Instant.parse(rs.getString(2)),
-                rs.getString(3), rs.getString(4), cost, rs.getString(8), expected));
+                rs.getString(3), rs.getString(4), cost(rs, 5), rs.getString(8), expected));
           }
         }
       }
-      long omitted = Math.max(0, paid + free - entries.size());
-      Instant last = entries.isEmpty() ? null : entries.get(entries.size() - 1).time();
-      Summary summary = new Summary(analyst, accounting, spent, paid, free, last);
+      Instant last = charges.isEmpty() ? null : charges.get(charges.size() - 1).time();
+      Summary summary = new Summary(analyst, accounting, spent, lastSequence - free, free, last);
       List<Release> releases = new ArrayList<>();
       try (PreparedStatement ps = c.prepareStatement("SELECT RELEASE_NO, POLICY_FINGERPRINT, "
           + "KIND, RELEASE_KEY, RELEASED_AT FROM DPSQL_RELEASE WHERE ANALYST = ? "
           + "ORDER BY RELEASE_NO DESC")) {
         ps.setString(1, analyst);
-        ps.setMaxRows(maxEntries);
+        ps.setMaxRows(maxReleases);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
             releases.add(0, new Release(rs.getLong(1), rs.getString(2), rs.getString(3),
@@ -207,7 +249,7 @@ public final class LedgerReader implements AutoCloseable {
           }
         }
       }
-      return new History(summary, nonNegative(spent, window), entries, omitted, releases);
+      return new History(summary, Costs.headroom(spent, window), charges, entries, releases);
     });
   }
 
@@ -247,11 +289,6 @@ public final class LedgerReader implements AutoCloseable {
       discard();
       throw e;
     }
-  }
-
-  /** {@code spent − window}, component-wise, never below zero (it is exact in a snapshot). */
-  private static PrivacyCost nonNegative(PrivacyCost spent, PrivacyCost window) {
-    return Costs.headroom(spent, window);
   }
 
   private static PrivacyCost cost(ResultSet rs, int first) throws SQLException {

@@ -50,20 +50,32 @@ class LedgerReaderTest {
       assertEquals(0, all.get(1).paid());
       assertNull(all.get(1).lastActivity());
 
-      LedgerReader.History h = reader.history("alice", 3);
-      assertEquals(3, h.entries().size());
+      LedgerReader.History h = reader.history("alice", 3, 2, 10);
+      assertEquals(List.of(4L, 5L, 6L),
+          h.charges().stream().map(LedgerReader.Charge::sequence).toList());
+      assertEquals(List.of(true, true, false),
+          h.charges().stream().map(LedgerReader.Charge::paid).toList());
       assertEquals(3, h.omitted());
-      assertEquals(List.of(4L, 5L, 6L), h.entries().stream().map(LedgerEntry::sequence).toList());
-      // the spend before the window plus the window is the balance, exactly
-      PrivacyCost window = h.entries().stream().map(LedgerEntry::cost)
+      assertEquals(alice.ledger().subList(4, 6), h.entries());
+      // the spend before the series plus the series is the balance, exactly
+      PrivacyCost window = h.charges().stream().map(LedgerReader.Charge::cost)
           .reduce(PrivacyCost.ZERO, PrivacyCost::plus);
       assertEquals(PrivacyCost.zcdp(d("0.09")), h.spentBefore());
       assertEquals(s.spent(), h.spentBefore().plus(window));
-      assertEquals(alice.ledger().subList(3, 6), h.entries());
+      assertEquals(5, h.summary().paid());
+      assertEquals(1, h.summary().free());
       assertEquals(1, h.releases().size());
       assertEquals("q0", h.releases().get(0).key());
       assertEquals("fp", h.releases().get(0).policyFingerprint());
-      assertNull(reader.history("nobody", 10));
+      assertNull(reader.history("nobody", 10, 10, 10));
+      // counted again after more entries: only the new ones are read, the totals are exact
+      a.recordFree("q1", "synopsis:answer", null);
+      a.charge(PrivacyCost.zcdp(d("0.01")), "q9", "gaussian", null);
+      LedgerReader.Summary again = reader.summaries().get(0);
+      assertEquals(6, again.paid());
+      assertEquals(2, again.free());
+      assertEquals(PrivacyCost.zcdp(d("0.16")), again.spent());
+      assertEquals(again.free(), store.reader().summaries().get(0).free(), "a fresh reader agrees");
     }
   }
 

@@ -17,11 +17,19 @@ import org.dpsql.ledger.LedgerReader;
  * <p>Guarantees: the figures, chart, entries and releases come from one ledger snapshot ({@link
  * LedgerReader.History}), so the chart's last point is the balance shown; every statement, key and
  * name is escaped (an analyst's SQL is untrusted input); at most {@value #MAX_SQL_SHOWN}
- * characters of a statement are shown.
+ * characters of a statement are shown. The chart covers the latest {@value #MAX_POINTS} entries
+ * (starting at the exact spend before them), the tables the latest {@value #MAX_ROWS} entries and
+ * {@value #MAX_RELEASES} releases, so a page costs the same however long the ledger is.
  */
 final class AnalystPage {
   /** Longest statement text shown per row. */
   static final int MAX_SQL_SHOWN = 600;
+  /** Ledger entries listed at most (the latest; the chart shows more). */
+  static final int MAX_ROWS = 100;
+  /** Paid answers drawn in the chart at most (the latest). */
+  static final int MAX_POINTS = 1_000;
+  /** Releases listed at most (the latest). */
+  static final int MAX_RELEASES = 100;
 
   private AnalystPage() {}
 
@@ -51,11 +59,11 @@ final class AnalystPage {
 
     List<SpendChart.Point> points = new ArrayList<>();
     BigDecimal running = inUnit(history.spentBefore(), zcdp);
-    for (LedgerEntry e : history.entries()) {
-      running = running.add(inUnit(e.cost(), zcdp));
-      if (!LedgerEntry.SYNOPSIS.equals(e.source())) {
-        points.add(new SpendChart.Point(e.time(), running.doubleValue(),
-            "#" + e.sequence() + " " + e.mechanism() + ", cost " + e.cost()));
+    for (LedgerReader.Charge c : history.charges()) {
+      running = running.add(inUnit(c.cost(), zcdp));
+      if (c.paid()) {
+        points.add(new SpendChart.Point(c.time(), running.doubleValue(), Formats.exact(running),
+            "#" + c.sequence()));
       }
     }
     BigDecimal total = figures.totalInUnit();
@@ -67,16 +75,20 @@ final class AnalystPage {
             total == null ? null : total.doubleValue(), unit));
     if (history.omitted() > 0) {
       b.append("<p class=\"muted\">The ").append(history.omitted())
-          .append(" oldest entries are not shown; the chart starts at their spend (")
+          .append(" oldest entries are not drawn; the chart starts at their spend (")
           .append(Html.text(unit)).append(' ')
           .append(Html.text(Formats.exact(inUnit(history.spentBefore(), zcdp))))
           .append(").</p>");
     }
 
-    b.append("<h3>Ledger (newest first)</h3><table id=\"ledger\"><thead><tr><th>#</th>")
+    int shown = history.entries().size();
+    b.append("<h3>Ledger (newest first")
+        .append(shown < figures.paid() + figures.free() ? ", the latest " + shown + " of "
+            + (figures.paid() + figures.free()) : "")
+        .append(")</h3><table id=\"ledger\"><thead><tr><th>#</th>")
         .append("<th>time (UTC)</th><th>statement</th><th>mechanism</th><th>cost</th>")
         .append("<th>source</th><th>expected RMSE</th></tr></thead><tbody>");
-    for (int i = history.entries().size() - 1; i >= 0; i--) {
+    for (int i = shown - 1; i >= 0; i--) {
       LedgerEntry e = history.entries().get(i);
       boolean free = LedgerEntry.SYNOPSIS.equals(e.source());
       b.append("<tr class=\"").append(free ? "free" : "paid").append("\"><td class=\"num\">")
@@ -91,7 +103,9 @@ final class AnalystPage {
     }
     b.append("</tbody></table>");
 
-    b.append("<h3>Releases held (answers and synopses)</h3>");
+    b.append("<h3>Releases held (answers and synopses, newest first")
+        .append(history.releases().size() == MAX_RELEASES ? ", the latest " + MAX_RELEASES : "")
+        .append(")</h3>");
     if (history.releases().isEmpty()) {
       b.append("<p class=\"muted\">none</p>");
     } else {

@@ -12,7 +12,7 @@ import java.util.function.Predicate;
  */
 final class AuditPage {
   /** Lines shown at most. */
-  static final int LIMIT = 500;
+  static final int LIMIT = 300;
 
   private AuditPage() {}
 

@@ -32,8 +32,6 @@ import org.eclipse.jetty.server.handler.AbstractHandler;
 public final class ConsoleHandler extends AbstractHandler {
   /** Where the console is served. */
   public static final String PATH = "/console";
-  /** Ledger entries and releases shown per analyst at most. */
-  static final int MAX_ENTRIES = 2_000;
   private static final System.Logger LOG = System.getLogger(ConsoleHandler.class.getName());
 
   private final UsersFile users;
@@ -120,7 +118,8 @@ public final class ConsoleHandler extends AbstractHandler {
     if (name == null || name.isEmpty()) {
       return null;
     }
-    LedgerReader.History history = ledger.history(name, MAX_ENTRIES);
+    LedgerReader.History history = ledger.history(name, AnalystPage.MAX_POINTS,
+        AnalystPage.MAX_ROWS, AnalystPage.MAX_RELEASES);
     if (history == null) {
       return null;
     }

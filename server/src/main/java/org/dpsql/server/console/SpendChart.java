@@ -28,9 +28,10 @@ public final class SpendChart {
    *
    * @param time the charge's time
    * @param cumulative the spend in the accounting's unit after this charge
+   * @param exact the same spend as exact text, for the tooltip (escaped here)
    * @param label what the point's tooltip says about the charge (escaped here)
    */
-  public record Point(Instant time, double cumulative, String label) {
+  public record Point(Instant time, double cumulative, String exact, String label) {
     /** Checks for nulls. */
     public Point {
       Objects.requireNonNull(time, "time");
@@ -116,8 +117,8 @@ public final class SpendChart {
         double y = TOP + plotH - plotH * p.cumulative() / yMax;
         b.append("<circle class=\"paid\" cx=\"").append(num(x)).append("\" cy=\"").append(num(y))
             .append("\" r=\"3\"><title>")
-            .append(Html.text(Formats.time(p.time()) + ": " + unit + " " + String.format(Locale.ROOT, "%.6g",
-                p.cumulative()) + " — " + p.label()))
+            .append(Html.text(Formats.time(p.time()) + ": " + unit + " " + p.exact() + " — "
+                + p.label()))
             .append("</title></circle>");
       }
     }
@@ -125,8 +126,14 @@ public final class SpendChart {
     return b.toString();
   }
 
-  /** A coordinate with two decimals; 0 for a value that is not finite. */
+  /** A coordinate to two decimals; 0 for a value that is not finite. */
   private static String num(double v) {
-    return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2f", v) : "0";
+    if (!Double.isFinite(v)) {
+      return "0";
+    }
+    long hundredths = Math.round(v * 100);
+    long whole = Math.abs(hundredths) / 100;
+    long frac = Math.abs(hundredths) % 100;
+    return (hundredths < 0 ? "-" : "") + whole + (frac < 10 ? ".0" : ".") + frac;
   }
 }
