@@ -81,14 +81,16 @@ public final class DpsqlServer implements AutoCloseable {
   private final AuditLog audit;
   private final ServerOptions options;
   private final int port;
+  private final java.util.List<String> owners;
 
   private DpsqlServer(Server jetty, LedgerStore ledger, AuditLog audit, ServerOptions options,
-      int port) {
+      int port, java.util.List<String> owners) {
     this.jetty = jetty;
     this.ledger = ledger;
     this.audit = audit;
     this.options = options;
     this.port = port;
+    this.owners = owners;
   }
 
   /**
@@ -178,7 +180,8 @@ public final class DpsqlServer implements AutoCloseable {
       Server jetty = jetty(options, users, new Routes(endpoint, console));
       jetty.start();
       int port = ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
-      return new DpsqlServer(jetty, ledger, audit, options, port);
+      return new DpsqlServer(jetty, ledger, audit, options, port,
+          java.util.List.copyOf(users.owners()));
     } catch (Exception | Error e) {
       try {
         if (audit != null) {
@@ -301,6 +304,12 @@ public final class DpsqlServer implements AutoCloseable {
     return port;
   }
 
+  /** The address of the data-owner console. */
+  public String consoleUrl() {
+    return jdbcUrl().substring("jdbc:avatica:remote:url=".length())
+        .replace(";serialization=protobuf", "") + ConsoleHandler.PATH;
+  }
+
   /** The JDBC URL a thin-driver client uses (without credentials). */
   public String jdbcUrl() {
     String host = options.host().equals("0.0.0.0") ? "localhost" : options.host();
@@ -379,6 +388,9 @@ public final class DpsqlServer implements AutoCloseable {
           + server.auditFile() + ")");
       out.println("dpsql-server: connect with " + server.jdbcUrl()
           + ";authentication=BASIC;avatica_user=NAME;avatica_password=PASSWORD");
+      out.println("dpsql-server: data-owner console at " + server.consoleUrl() + " ("
+          + (server.owners.isEmpty() ? "no owner in the users file: add one with role: owner"
+              : "owners: " + String.join(", ", server.owners)) + ")");
       out.flush();
       server.jetty.join();
       return 0;
