@@ -61,7 +61,7 @@ final class AnalystsPage {
           .append("<td class=\"name\"><a href=\"/console/analyst?name=")
           .append(Html.query(f.analyst())).append("\">").append(Html.text(f.analyst()))
           .append("</a>").append(f.totalInUnit() == null
-              ? " <span class=\"muted\">(not in the users file)</span>" : "").append("</td>")
+              ? " <span class=\"muted\">(no budget in the users file)</span>" : "").append("</td>")
           .append(num("total", Formats.exact(f.totalInUnit())))
           .append(num("spent", Formats.exact(f.spentInUnit())))
           .append(num("remaining", Formats.exact(f.remaining())))
