@@ -28,7 +28,8 @@ final class Routes extends AbstractHandler {
   @Override
   public void handle(String target, Request baseRequest, HttpServletRequest request,
       HttpServletResponse response) throws IOException, ServletException {
-    if (ConsoleHandler.owns(request.getRequestURI())) {
+    // target is the decoded, normalised path the security constraints were matched against
+    if (ConsoleHandler.owns(target)) {
       console.handle(target, baseRequest, request, response);
     } else {
       endpoint.handle(target, baseRequest, request, response);

@@ -130,6 +130,11 @@ class ConsoleHttpTest {
       assertEquals("403 Forbidden\n", body);
     }
     assertEquals(404, get("/console/no-such-page", "olivia").statusCode());
+    // encoded or dotted paths reach the same constraint as their decoded form
+    assertEquals(403, get("/%63onsole/audit", "alice").statusCode());
+    assertEquals(200, get("/%63onsole/audit", "olivia").statusCode());
+    assertEquals(403, get("/console/x/../audit", "alice").statusCode());
+    assertEquals(403, get("/x/../console/policy", "bob").statusCode());
     assertEquals(404, get("/console/analyst?name=nobody", "olivia").statusCode());
     assertEquals(401, send("GET", "/console", null, null).statusCode());
     assertEquals("401 Unauthorized\n", send("GET", "/console", null, null).body());

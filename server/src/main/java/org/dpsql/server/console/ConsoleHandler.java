@@ -81,7 +81,7 @@ public final class ConsoleHandler extends AbstractHandler {
           "405 Method Not Allowed: the console is read-only");
       return;
     }
-    String path = request.getRequestURI();
+    String path = target; // decoded and normalised, as the security constraints saw it
     try {
       switch (path) {
         case PATH, PATH + "/", PATH + "/analysts" -> html(response, analysts(request));
