@@ -148,3 +148,25 @@ SELECT state, payment, COUNT(*) FROM trips GROUP BY ROLLUP(state, payment);
 SELECT state AS year, COUNT(*) AS month, SUM(fare) AS value, AVG(fare) AS date FROM trips GROUP BY state;
 -- Mode / Redash | keywords as unquoted column and table aliases | answered
 SELECT t.hour, COUNT(*) AS count FROM trips AS t GROUP BY t.hour ORDER BY t.hour;
+-- Metabase | time series by month (date_trunc) | answered
+SELECT DATE_TRUNC('month', "PUBLIC"."TRIPS"."PICKUP_AT") AS "PICKUP_AT", count(*) AS "count" FROM "PUBLIC"."TRIPS" GROUP BY DATE_TRUNC('month', "PUBLIC"."TRIPS"."PICKUP_AT") ORDER BY DATE_TRUNC('month', "PUBLIC"."TRIPS"."PICKUP_AT") ASC;
+-- Metabase | time series by day (cast to date) with a date range filter | answered
+SELECT CAST("PUBLIC"."TRIPS"."PICKUP_AT" AS date) AS "PICKUP_AT", count(*) AS "count" FROM "PUBLIC"."TRIPS" WHERE ("PUBLIC"."TRIPS"."PICKUP_AT" >= timestamp '2024-03-01 00:00:00.000' AND "PUBLIC"."TRIPS"."PICKUP_AT" < timestamp '2024-04-01 00:00:00.000') GROUP BY CAST("PUBLIC"."TRIPS"."PICKUP_AT" AS date) ORDER BY CAST("PUBLIC"."TRIPS"."PICKUP_AT" AS date) ASC;
+-- Metabase | relative date filter (previous 30 days) | refused XDP03
+SELECT count(*) AS "count" FROM "PUBLIC"."TRIPS" WHERE "PUBLIC"."TRIPS"."PICKUP_AT" >= CURRENT_DATE + INTERVAL '-30' DAY;
+-- Tableau | month of a date, truncated and cast | answered
+SELECT CAST(DATE_TRUNC('MONTH', "TRIPS"."PICKUP_AT") AS DATE) AS "tmn:PICKUP_AT:ok", SUM(1) AS "sum:Number of Records:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;
+-- Tableau | year and quarter parts | answered
+SELECT EXTRACT(YEAR FROM "TRIPS"."PICKUP_AT") AS "yr:PICKUP_AT:ok", CAST(EXTRACT(QUARTER FROM "TRIPS"."PICKUP_AT") AS INTEGER) AS "qr:PICKUP_AT:ok", SUM("TRIPS"."FARE") AS "sum:FARE:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1, 2;
+-- Superset | daily time-series chart with time range | answered
+SELECT DATE_TRUNC('day', "PICKUP_AT") AS "__timestamp", COUNT(*) AS "count" FROM "TRIPS" WHERE "PICKUP_AT" >= TIMESTAMP '2024-01-01 00:00:00.000000' AND "PICKUP_AT" < TIMESTAMP '2024-02-01 00:00:00.000000' GROUP BY DATE_TRUNC('day', "PICKUP_AT") ORDER BY "count" DESC LIMIT 10000;
+-- Looker | month dimension formatted as text | answered
+SELECT TO_CHAR(DATE_TRUNC('month', trips.PICKUP_AT), 'YYYY-MM') AS "trips.pickup_month", COUNT(*) AS "trips.count" FROM TRIPS AS trips GROUP BY 1 ORDER BY 1 DESC LIMIT 500;
+-- Mode/Redash | weekly series by ordinal | answered
+SELECT date_trunc('week', pickup_at) AS week, count(*) AS trips FROM trips GROUP BY 1 ORDER BY 1;
+-- Mode/Redash | trips by weekday | answered
+SELECT EXTRACT(ISODOW FROM pickup_at) AS weekday, count(*) AS trips FROM trips GROUP BY 1 ORDER BY 1;
+-- Mode/Redash | hour of a day-binned timestamp | refused XDP03
+SELECT EXTRACT(HOUR FROM pickup_at) AS hr, count(*) FROM trips GROUP BY 1;
+-- consoles | month filter with YEAR() and MONTH() | answered
+SELECT state, count(*) FROM trips WHERE YEAR(pickup_at) = 2024 AND MONTH(pickup_at) = 7 GROUP BY state;

@@ -25,7 +25,8 @@ import org.dpsql.rewrite.MeasurementPlan;
  * and are filtered out before bounding. Identifiers are quoted and policy literals escaped by the
  * dialect; the analyst's filter keeps its dynamic parameters, bound by {@link #parameterOrder()}.
  *
- * <p>Result columns: {@code K0..}: the categorical value or ordered bin index of each group column;
+ * <p>Result columns: {@code K0..}: the categorical value or ordered or time bin index (see {@link
+ * TimeBinSql}) of each group column;
  * {@code M0..}: each measurement (counts, and sums in integer resolution steps).
  */
 public final class MeasurementSql {
@@ -73,6 +74,9 @@ public final class MeasurementSql {
       if (c.categorical().isPresent()) {
         keyExprs.add(col);
         conditions.add(col + " IN (" + String.join(", ", literals(c.categorical().get(), dialect)) + ")");
+      } else if (c.time().isPresent()) {
+        keyExprs.add(TimeBinSql.binIndex(col, c.time().get()));
+        conditions.add(TimeBinSql.range(col, c.time().get(), c.sqlType() == java.sql.Types.DATE));
       } else {
         OrderedDomain d = c.ordered().orElseThrow();
         keyExprs.add(binIndex(col, d, c.sqlType()));

@@ -4,14 +4,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What the data owner declared about one column of a private table: its public domain (categorical
- * or ordered) and/or the clamp bounds used for SUM and AVG.
+ * What the data owner declared about one column of a private table: its public domain (categorical,
+ * ordered, or a calendar of time bins for a {@code DATE} or {@code TIMESTAMP} column) and/or the
+ * clamp bounds used for SUM and AVG.
  *
  * <p>{@code computed} is present for a value the front end computes from a row's columns (an
  * aggregate's argument such as {@code FARE * 1.2}); the policy file declares none.
  *
- * <p>Guarantees: at least one of {@code categorical}, {@code ordered}, {@code clamp} is present and
- * never both {@code categorical} and {@code ordered}. After the loader's schema check, {@code name}
+ * <p>Guarantees: at least one of {@code categorical}, {@code ordered}, {@code clamp}, {@code time}
+ * is present, never both {@code categorical} and {@code ordered}, and a {@code time} domain comes
+ * alone. After the loader's schema check, {@code name}
  * is the backend's exact spelling, {@code sqlType} the backend's {@link java.sql.Types} code, an
  * ordered domain or a clamp is only on a numeric column, and categorical values have the column's
  * kind (see {@link CategoricalDomain}). A policy parsed without a backend has {@code sqlType}
@@ -23,7 +25,20 @@ public record ColumnPolicy(
     Optional<CategoricalDomain> categorical,
     Optional<OrderedDomain> ordered,
     Optional<Clamp> clamp,
-    Optional<ComputedValue> computed) {
+    Optional<ComputedValue> computed,
+    Optional<TimeDomain> time) {
+
+  /** A column of the table or a computed value, without a time domain. */
+  public ColumnPolicy(String name, int sqlType, Optional<CategoricalDomain> categorical,
+      Optional<OrderedDomain> ordered, Optional<Clamp> clamp, Optional<ComputedValue> computed) {
+    this(name, sqlType, categorical, ordered, clamp, computed, Optional.empty());
+  }
+
+  /** A {@code DATE} or {@code TIMESTAMP} column with a time domain (see {@link TimeDomain}). */
+  public static ColumnPolicy ofTime(String name, int sqlType, TimeDomain time) {
+    return new ColumnPolicy(name, sqlType, Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.of(time));
+  }
 
   /** A column of the table (not computed). */
   public ColumnPolicy(String name, int sqlType, Optional<CategoricalDomain> categorical,
@@ -48,27 +63,38 @@ public record ColumnPolicy(
     Objects.requireNonNull(categorical, "categorical");
     Objects.requireNonNull(ordered, "ordered");
     Objects.requireNonNull(clamp, "clamp");
+    Objects.requireNonNull(time, "time");
+    if (time.isPresent() && (categorical.isPresent() || ordered.isPresent() || clamp.isPresent())) {
+      throw new IllegalArgumentException(
+          "column " + name + " has a time domain and so no other domain or clamp");
+    }
     if (categorical.isPresent() && ordered.isPresent()) {
       throw new IllegalArgumentException(
           "column " + name + " cannot have both a categorical and an ordered domain");
     }
-    if (categorical.isEmpty() && ordered.isEmpty() && clamp.isEmpty()) {
+    if (categorical.isEmpty() && ordered.isEmpty() && clamp.isEmpty() && time.isEmpty()) {
       throw new IllegalArgumentException("column " + name + " needs a domain or a clamp");
     }
   }
 
-  /** Whether the column has a public domain (categorical or ordered) and so can be a group key. */
+  /**
+   * Whether the column has a public domain (categorical, ordered or time) and so can be a group
+   * key.
+   */
   public boolean hasDomain() {
-    return categorical.isPresent() || ordered.isPresent();
+    return categorical.isPresent() || ordered.isPresent() || time.isPresent();
   }
 
   /**
    * The number of cells of the column's domain: the number of values of a categorical domain, the
-   * number of bins of an ordered one, 0 when the column has only a clamp.
+   * number of bins of an ordered or time one, 0 when the column has only a clamp.
    */
   public int domainSize() {
     if (categorical.isPresent()) {
       return categorical.get().size();
+    }
+    if (time.isPresent()) {
+      return time.get().cells();
     }
     return ordered.map(OrderedDomain::cells).orElse(0);
   }
@@ -110,6 +136,6 @@ public record ColumnPolicy(
   /** This column with another name and SQL type (used when resolving against the backend). */
   ColumnPolicy withBackend(String backendName, int backendType, CategoricalDomain domain) {
     return new ColumnPolicy(
-        backendName, backendType, Optional.ofNullable(domain), ordered, clamp);
+        backendName, backendType, Optional.ofNullable(domain), ordered, clamp, computed, time);
   }
 }

@@ -40,7 +40,8 @@ final class PolicyParser {
   static final String ROW_UNIT = "ROW";
 
   private static final String DOMAIN_HELP =
-      "every listed column needs {values: [...]}, {min: .., max: .., bin: ..} or {clamp: [lo, hi]}";
+      "every listed column needs {values: [...]}, {min: .., max: .., bin: ..} (numbers, or dates "
+      + "with a bin of 1 hour/day/week/month/quarter/year) or {clamp: [lo, hi]}";
 
   private final String source;
 
@@ -654,6 +655,13 @@ final class PolicyParser {
     if (hasValues) {
       categorical = values(m.get("values"), join(path, "values"));
     }
+    if (m.get("min") instanceof String || m.get("max") instanceof String
+        || m.get("bin") instanceof String) {
+      if (m.containsKey("clamp")) {
+        throw problem(join(path, "clamp"), "a time domain cannot have a clamp");
+      }
+      return ColumnPolicy.ofTime(name, Types.OTHER, time(m, path));
+    }
     if (hasMin || hasMax || hasBin) {
       if (!hasMin) {
         throw problem(join(path, "min"), "missing; an ordered domain needs min and max");
@@ -707,6 +715,47 @@ final class PolicyParser {
         throw problem(path + "[" + i + "]", "duplicate value " + describe(written.get(i))
             + " (same as " + path + "[" + first + "])");
       }
+    }
+  }
+
+  /** A time domain {min: 2024-01-01, max: 2025-12-31, bin: 1 day} (see {@link TimeDomain}). */
+  private TimeDomain time(Map<String, Object> m, String path) throws SQLException {
+    java.time.LocalDateTime[] ends = new java.time.LocalDateTime[2];
+    String[] keys = {"min", "max"};
+    for (int i = 0; i < 2; i++) {
+      Object v = m.get(keys[i]);
+      if (v == null) {
+        throw problem(join(path, keys[i]), "missing; a time domain needs min, max and bin, e.g. "
+            + "{min: 2024-01-01, max: 2025-12-31, bin: 1 day}");
+      }
+      ends[i] = v instanceof String text ? TimeDomain.parseInstant(text) : null;
+      if (ends[i] == null) {
+        throw problem(join(path, keys[i]), "must be a date (2024-01-01) or a date and time "
+            + "(2024-01-01 06:00:00), got " + describe(v));
+      }
+    }
+    Object b = m.get("bin");
+    TimeDomain.Unit unit = b instanceof String text ? TimeDomain.parseBin(text) : null;
+    if (unit == null) {
+      throw problem(join(path, "bin"), (b == null ? "missing" : "got " + describe(b))
+          + "; a time domain's bin is one of 1 hour, 1 day, 1 week, 1 month, 1 quarter, 1 year");
+    }
+    java.time.LocalDateTime start = TimeDomain.binStartOf(ends[0], unit);
+    if (!start.equals(ends[0])) {
+      throw problem(join(path, "min"), "must start a " + unit.sqlName() + " bin ("
+          + (unit == TimeDomain.Unit.WEEK ? "weeks start on Mondays" : "the first instant of the "
+          + unit.sqlName()) + "), e.g. " + TimeDomain.format(start) + ", got "
+          + TimeDomain.format(ends[0]));
+    }
+    if (ends[1].isBefore(ends[0])) {
+      throw problem(join(path, "min"), "must be <= max, got min " + TimeDomain.format(ends[0])
+          + " and max " + TimeDomain.format(ends[1]));
+    }
+    try {
+      return new TimeDomain(ends[0], ends[1], unit);
+    } catch (IllegalArgumentException e) {
+      throw problem(join(path, "bin"), e.getMessage() + "; use a larger bin or a narrower "
+          + "[min, max]");
     }
   }
 
@@ -826,6 +875,10 @@ final class PolicyParser {
         if (!c.hasDomain()) {
           throw problem(mPath, member + " has no domain (only a clamp); give it values or "
               + "min/max to use it in a hierarchy");
+        }
+        if (c.time().isPresent()) {
+          throw problem(mPath, member + " has a time domain; hierarchies take columns with "
+              + "values or numeric min/max (group a time series by DATE_TRUNC instead)");
         }
         Integer first = seenMembers.putIfAbsent(TablePolicy.key(member), i);
         if (first != null) {

@@ -292,6 +292,17 @@ final class SchemaValidator {
       throws SQLException {
     String what = table.qualified() + "." + col.name() + " is " + col.typeName();
     boolean numeric = ColumnPolicy.isNumericType(col.type());
+    if (c.time().isPresent()) {
+      boolean date = col.type() == java.sql.Types.DATE;
+      if (!date && col.type() != java.sql.Types.TIMESTAMP) {
+        throw problem(path + ".min", "a time domain needs a DATE or TIMESTAMP column (without "
+            + "time zone), but " + what);
+      }
+      if (date && c.time().get().unit() == TimeDomain.Unit.HOUR) {
+        throw problem(path + ".bin", "a DATE column holds whole days, so its bins are days or "
+            + "longer, but " + what);
+      }
+    }
     if (c.ordered().isPresent() && !numeric) {
       throw problem(path + ".min", "min/max/bin need a numeric column, but " + what
           + "; use values to list its domain");

@@ -55,7 +55,15 @@ public final class PrivateAnswer {
     if (o.isGroupKey()) {
       ColumnPolicy c = o.column();
       if (c.categorical().isPresent()) {
-        boolean numeric = c.categorical().get().values().stream().allMatch(v -> v instanceof BigDecimal);
+        List<Object> values = c.categorical().get().values();
+        // dates and date-times: the values of an expression of a time column's bins
+        if (values.stream().allMatch(v -> v instanceof java.time.LocalDate)) {
+          return ResultColumn.date(o.label(), false);
+        }
+        if (values.stream().allMatch(v -> v instanceof java.time.LocalDateTime)) {
+          return ResultColumn.timestamp(o.label(), false);
+        }
+        boolean numeric = values.stream().allMatch(v -> v instanceof BigDecimal);
         if (!numeric) {
           return ResultColumn.varchar(o.label(), false);
         }
@@ -279,6 +287,12 @@ public final class PrivateAnswer {
   }
 
   static Object convert(Object key, ResultColumn rc) {
+    if (key instanceof java.time.LocalDate d) {
+      return java.sql.Date.valueOf(d);
+    }
+    if (key instanceof java.time.LocalDateTime t) {
+      return java.sql.Timestamp.valueOf(t);
+    }
     if (rc.jdbcType() == Types.BIGINT) {
       return ((BigDecimal) key).longValueExact();
     }

@@ -28,6 +28,10 @@ public record ResultColumn(String label, int jdbcType, String typeName, Class<?>
         nullable);
   }
 
+  public static ResultColumn date(String label, boolean nullable) {
+    return new ResultColumn(label, Types.DATE, "DATE", java.sql.Date.class, 10, 0, nullable);
+  }
+
   public static ResultColumn bool(String label, boolean nullable) {
     return new ResultColumn(label, Types.BOOLEAN, "BOOLEAN", Boolean.class, 1, 0, nullable);
   }

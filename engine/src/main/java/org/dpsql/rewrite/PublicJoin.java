@@ -15,6 +15,7 @@ import org.dpsql.errors.SqlStates;
 import org.dpsql.policy.CategoricalDomain;
 import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.policy.OrderedDomain;
+import org.dpsql.policy.TimeDomain;
 
 /**
  * An inner, many-to-one join of a private table with a public lookup table ({@code FROM T t JOIN
@@ -66,7 +67,28 @@ public final class PublicJoin {
    */
   public static PublicJoin of(String publicTable, String publicKey, ColumnPolicy key,
       LinkedHashMap<String, Integer> derivedColumns, List<Object[]> rows) throws SQLException {
-    Map<Object, Integer> keyCell = keyCells(key);
+    return of(publicTable, publicKey, key, derivedColumns, rows, keyCells(key));
+  }
+
+  /**
+   * The values of expressions of {@code key} evaluated on every cell's representative value
+   * ({@link #representatives}): a join with the public table of those values. For a time column,
+   * whose bins hold many instants, the caller has proven that each expression is constant on every
+   * bin, so that its value at the bin's start is its value for every row of the cell.
+   */
+  public static PublicJoin ofCellValues(String expressions, ColumnPolicy key,
+      LinkedHashMap<String, Integer> derivedColumns, List<Object[]> rows) throws SQLException {
+    Map<Object, Integer> cells = new HashMap<>();
+    List<Object> values = representatives(key);
+    for (int i = 0; i < values.size(); i++) {
+      cells.put(normalise(values.get(i)), i);
+    }
+    return of(expressions, key.name(), key, derivedColumns, rows, cells);
+  }
+
+  private static PublicJoin of(String publicTable, String publicKey, ColumnPolicy key,
+      LinkedHashMap<String, Integer> derivedColumns, List<Object[]> rows,
+      Map<Object, Integer> keyCell) throws SQLException {
     int cells = key.domainSize();
     boolean[] matched = new boolean[cells];
     Object[][] byKey = new Object[cells][];
@@ -163,6 +185,9 @@ public final class PublicJoin {
     if (c.categorical().isPresent()) {
       return true;
     }
+    if (c.time().isPresent()) { // a DATE column in bins of one day
+      return c.sqlType() == java.sql.Types.DATE && c.time().get().unit() == TimeDomain.Unit.DAY;
+    }
     Optional<OrderedDomain> d = c.ordered();
     return d.isPresent() && ColumnPolicy.isIntegerType(c.sqlType())
         && d.get().bin().compareTo(BigDecimal.ONE) == 0
@@ -171,8 +196,26 @@ public final class PublicJoin {
 
   /** The value of every cell of a point domain ({@link #isPointDomain}), in cell order. */
   public static List<Object> pointValues(ColumnPolicy c) {
+    return representatives(c);
+  }
+
+  /**
+   * One value of every cell of a domain with cells ({@link #isPointDomain} or a time domain), in
+   * cell order: the cell's only value, or the start of a time bin ({@link java.time.LocalDate} for
+   * a DATE column, {@link java.time.LocalDateTime} otherwise).
+   */
+  public static List<Object> representatives(ColumnPolicy c) {
     if (c.categorical().isPresent()) {
       return c.categorical().get().values();
+    }
+    if (c.time().isPresent()) {
+      TimeDomain t = c.time().get();
+      boolean date = c.sqlType() == java.sql.Types.DATE;
+      List<Object> starts = new ArrayList<>(t.cells());
+      for (int i = 0; i < t.cells(); i++) {
+        starts.add(date ? t.binStart(i).toLocalDate() : t.binStart(i));
+      }
+      return starts;
     }
     OrderedDomain d = c.ordered().orElseThrow();
     List<Object> values = new ArrayList<>(d.cells());
@@ -191,8 +234,20 @@ public final class PublicJoin {
     return false;
   }
 
-  /** Numbers by value (so 1 and 1.0 agree), booleans as they are, everything else as text. */
+  /**
+   * Numbers by value (so 1 and 1.0 agree), booleans as they are, dates and date-times as {@code
+   * java.time} values, everything else as text.
+   */
   static Object normalise(Object v) {
+    if (v instanceof java.sql.Timestamp t) {
+      return t.toLocalDateTime();
+    }
+    if (v instanceof java.sql.Date d) {
+      return d.toLocalDate();
+    }
+    if (v instanceof java.time.LocalDate || v instanceof java.time.LocalDateTime) {
+      return v;
+    }
     if (v instanceof Number) {
       BigDecimal b = new BigDecimal(v.toString());
       return b.signum() == 0 ? BigDecimal.ZERO : b.stripTrailingZeros();
@@ -206,13 +261,18 @@ public final class PublicJoin {
   /** A stable order for the derived domains: numbers by value, then text, then booleans. */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static final Comparator<Object> VALUE_ORDER = (a, b) -> {
-    int ka = a instanceof BigDecimal ? 0 : a instanceof String ? 1 : 2;
-    int kb = b instanceof BigDecimal ? 0 : b instanceof String ? 1 : 2;
+    int ka = kind(a);
+    int kb = kind(b);
     if (ka != kb) {
       return Integer.compare(ka, kb);
     }
     return ((Comparable) a).compareTo(b);
   };
+
+  private static int kind(Object v) {
+    return v instanceof BigDecimal ? 0 : v instanceof String ? 1 : v instanceof Boolean ? 2
+        : v instanceof java.time.LocalDate ? 3 : 4;
+  }
 
   @Override
   public String toString() {

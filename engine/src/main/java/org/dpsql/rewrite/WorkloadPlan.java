@@ -135,6 +135,15 @@ public final class WorkloadPlan {
       CellDomain groups = new CellDomain(part.groupBy(), maxCells);
       partGroups.add(groups);
       int[][] groupRows = groupRows(cells, groups, mask, part);
+      // a group none of whose cells passes the filter has no rows, so SQL returns no row for it
+      // (which groups those are is public: the filter is a function of the cells); a query
+      // without GROUP BY returns its one row whatever the filter
+      List<Integer> kept = new ArrayList<>();
+      for (int g = 0; g < groups.size(); g++) {
+        if (part.groupBy().isEmpty() || groupRows[g].length > 0) {
+          kept.add(g);
+        }
+      }
       List<OutputItem> outs = part.outputs();
       // the measurement rows of this part, added once per measurement
       List<Measurement> partMeasurements = new ArrayList<>();
@@ -161,11 +170,12 @@ public final class WorkloadPlan {
         measurementIndex[i] = mi;
         List<int[]> rows = rowsByMeasurement.get(mi);
         firstRow[i] = rows.size();
-        for (int[] r : groupRows) {
-          rows.add(r);
+        for (int g : kept) {
+          rows.add(groupRows[g]);
         }
       }
-      for (int g = 0; g < groups.size(); g++) {
+      for (int k = 0; k < kept.size(); k++) {
+        int g = kept.get(k);
         Source[] value = new Source[outs.size()];
         Source[] count = new Source[outs.size()];
         for (int o = 0; o < outs.size(); o++) {
@@ -175,10 +185,10 @@ public final class WorkloadPlan {
           }
           List<Measurement> ms = measurementsOf(item);
           int i = partMeasurements.indexOf(ms.get(0));
-          value[o] = new Source(measurementIndex[i], firstRow[i] + g);
+          value[o] = new Source(measurementIndex[i], firstRow[i] + k);
           if (ms.size() > 1) {
             int j = partMeasurements.indexOf(ms.get(1));
-            count[o] = new Source(measurementIndex[j], firstRow[j] + g);
+            count[o] = new Source(measurementIndex[j], firstRow[j] + k);
           }
         }
         results.add(new ResultRow(p, g, value, count));

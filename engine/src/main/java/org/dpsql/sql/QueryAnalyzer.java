@@ -299,7 +299,7 @@ public final class QueryAnalyzer {
     for (Map.Entry<String, List<org.dpsql.sql.relational.CoreAggregate.Derived>> e
         : byColumn.entrySet()) {
       ColumnPolicy key = table.column(e.getKey()).orElseThrow();
-      List<Object> values = PublicJoin.pointValues(key);
+      List<Object> values = PublicJoin.representatives(key);
       StringBuilder sql = new StringBuilder("SELECT ").append(backendDialect.quoteIdentifier("K"));
       LinkedHashMap<String, Integer> types = new LinkedHashMap<>();
       for (org.dpsql.sql.relational.CoreAggregate.Derived d : e.getValue()) {
@@ -330,7 +330,7 @@ public final class QueryAnalyzer {
           }
         }
       }
-      PublicJoin join = PublicJoin.of("(" + texts(e.getValue()) + ")", key.name(), key, types,
+      PublicJoin join = PublicJoin.ofCellValues("(" + texts(e.getValue()) + ")", key, types,
           rows);
       joins.add(join);
       for (PublicJoin.Derived d : join.derived()) {
@@ -722,6 +722,10 @@ public final class QueryAnalyzer {
       if (!col.hasDomain()) {
         throw SqlStates.notAllowed("column " + col.name() + " has no public domain in the policy, "
             + "so it cannot be a cell of a workload; use a column with values or min/max/bin");
+      }
+      if (col.time().isPresent()) {
+        throw SqlStates.notSupported("column " + col.name() + " has a time domain, which "
+            + "DPSQL.WORKLOAD does not take yet; query the time series with GROUP BY instead");
       }
       if (cols.contains(col)) {
         throw SqlStates.notSupported("DPSQL.WORKLOAD names " + col.name() + " twice");
@@ -1442,10 +1446,17 @@ public final class QueryAnalyzer {
   private static ColumnPolicy policyColumn(TablePolicy table, SqlIdentifier id, String clause)
       throws SQLException {
     String name = id.names.get(id.names.size() - 1);
-    return table.column(name).orElseThrow(() -> SqlStates.notAllowed("column " + name
+    ColumnPolicy c = table.column(name).orElseThrow(() -> SqlStates.notAllowed("column " + name
         + " (in " + clause + ") is not in the policy for private table " + table.name()
         + "; usable columns: " + String.join(", ",
             table.columns().values().stream().map(ColumnPolicy::name).toList())));
+    if (c.time().isPresent()) {
+      // answered by the relational front end, which turns each use into a function of the bins
+      throw SqlStates.notSupported(c.name() + " (in " + clause + ") is a time column: use it "
+          + "through its bins, e.g. GROUP BY DATE_TRUNC('month', " + c.name() + ") or WHERE "
+          + c.name() + " >= DATE '2024-01-01'");
+    }
+    return c;
   }
 
   /**

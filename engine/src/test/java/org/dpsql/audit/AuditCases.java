@@ -22,7 +22,8 @@ import java.util.List;
  *   <li>The relational front end: the aggregate data set, with COUNTs inside subqueries and a join
  *       of two private aggregates, post-processed above the release; a SUM of an expression (a
  *       computed column bounded by interval arithmetic); a GROUP BY of a CASE band (a derived
- *       column over AGE's cells).
+ *       column over AGE's cells); a daily series of a TIMESTAMP column with day bins, grouped by
+ *       CAST(TS AS DATE) and filtered by a date range (the unit's rows on one day).
  *   <li>COUNT(DISTINCT UNIT) GROUP BY AGE: the unit's 100 rows spread over every AGE cell.
  * </ul>
  */
@@ -34,7 +35,8 @@ final class AuditCases {
     return List.of(countGeometric(), countDiscreteGaussian(), sumGeometric(),
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
-        relationalJoin(), relationalExpression(), relationalDerivedGroup(), distinctUnits());
+        relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
+        distinctUnits());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -53,27 +55,33 @@ final class AuditCases {
 
   private static List<String> aggregateBackground() {
     List<String> s = new ArrayList<>();
-    s.add("CREATE TABLE T (ID INT PRIMARY KEY, UNIT INT NOT NULL, G VARCHAR(1), AGE INT, V INT)");
+    s.add("CREATE TABLE T (ID INT PRIMARY KEY, UNIT INT NOT NULL, G VARCHAR(1), AGE INT, V INT, "
+        + "TS TIMESTAMP)");
     StringBuilder rows = new StringBuilder("INSERT INTO T VALUES ");
     int id = 0;
     for (int u = 0; u < 20; u++) {
       for (int r = 0; r < 2; r++) {
         rows.append(id == 0 ? "" : ", ").append("(").append(id++).append(", ").append(u)
-            .append(", 'A', ").append(u % 8).append(", 0)");
+            .append(", 'A', ").append(u % 8).append(", 0, TIMESTAMP '2024-01-0")
+            .append(1 + u % 7).append(" 10:00:00')");
       }
     }
     for (int u = 20; u < 40; u++) {
       rows.append(", (").append(id++).append(", ").append(u).append(", 'B', ").append(u % 8)
-          .append(", ").append(u % 11).append(")");
+          .append(", ").append(u % 11).append(", TIMESTAMP '2024-01-0").append(1 + u % 7)
+          .append(" 18:30:00')");
     }
     s.add(rows.toString());
     return s;
   }
 
-  /** The unit's 100 rows, all in cell (G = A, AGE = 3), V = 1000 (clamped to 10). */
+  /**
+   * The unit's 100 rows, all in cell (G = A, AGE = 3), V = 1000 (clamped to 10), picked up on 4
+   * January at different minutes (one day bin of TS).
+   */
   private static List<String> aggregateUnit() {
-    return List.of("INSERT INTO T SELECT 100000 + X, " + UNIT + ", 'A', 3, 1000 "
-        + "FROM SYSTEM_RANGE(1, 100)");
+    return List.of("INSERT INTO T SELECT 100000 + X, " + UNIT + ", 'A', 3, 1000, "
+        + "DATEADD('MINUTE', 7 * X, TIMESTAMP '2024-01-04 00:00:00') FROM SYSTEM_RANGE(1, 100)");
   }
 
   private static String aggregatePolicy(String budget, String extra) {
@@ -187,6 +195,23 @@ final class AuditCases {
   }
 
   /**
+   * A daily series over TS (day bins, 2024-01-01 to 2024-01-07) with a date range: a derived
+   * column (CAST(TS AS DATE)) and a derived filter evaluated on the bin starts, measured over TS's
+   * cells as a workload; the unit's 100 rows fall on 4 January.
+   */
+  static AuditCase timeSeries() {
+    return new AuditCase("time-series", "COUNT(*) GROUP BY CAST(TS AS DATE) WHERE TS >= a bin "
+            + "start (relational front end: time bins, derived group and filter over TS's day "
+            + "cells as a workload), pure ε = 2 (default_query)", aggregateBackground(),
+        aggregateUnit(), aggregatePolicy(PURE_DEFAULT_2,
+            "      TS: {min: 2024-01-01, max: 2024-01-07, bin: 1 day}\n"),
+        "SELECT CAST(TS AS DATE) AS D, COUNT(*) AS N FROM T WHERE TS >= TIMESTAMP "
+            + "'2024-01-02 00:00:00' GROUP BY CAST(TS AS DATE)",
+        ReleasedValue.cell("D", java.sql.Date.valueOf("2024-01-04"), "N"),
+        BackendFault.BOUNDING_OFF);
+  }
+
+  /**
    * COUNT(DISTINCT UNIT) GROUP BY AGE, summed over the 8 cells: the added unit has 100 rows spread
    * over every AGE cell. The honest engine keeps 2 of them, so the unit reaches at most 2 cells and
    * the sum moves by at most 2 = min(k, cells), the sensitivity it charges for; with bounding off
@@ -196,7 +221,8 @@ final class AuditCases {
     return new AuditCase("count-distinct-unit", "COUNT(DISTINCT UNIT) GROUP BY AGE (sensitivity "
         + "min(k, cells) = 2), geometric, pure ε = 3; released value: the sum over the 8 cells",
         aggregateBackground(), List.of("INSERT INTO T SELECT 100000 + X, " + UNIT + ", 'A', "
-            + "MOD(X, 8), 1000 FROM SYSTEM_RANGE(1, 100)"), aggregatePolicy(PURE, ""),
+            + "MOD(X, 8), 1000, TIMESTAMP '2024-01-01 00:00:00' FROM SYSTEM_RANGE(1, 100)"),
+        aggregatePolicy(PURE, ""),
         "SELECT /*+ DP(epsilon='3', mechanism='geometric') */ AGE, COUNT(DISTINCT UNIT) AS N "
             + "FROM T GROUP BY AGE", ReleasedValue.sumOf("N"), BackendFault.BOUNDING_OFF);
   }

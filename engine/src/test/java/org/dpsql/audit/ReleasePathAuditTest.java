@@ -34,7 +34,7 @@ class ReleasePathAuditTest {
   static final Map<String, int[]> SAMPLES = Map.of("count-geometric", new int[] {150, 700},
       "relational-subquery", new int[] {40, 150}, "relational-join", new int[] {40, 150},
       "relational-expression", new int[] {40, 150},
-      "relational-derived-group", new int[] {40, 150},
+      "relational-derived-group", new int[] {40, 150}, "time-series", new int[] {40, 150},
       // the sum of 8 noisy cells: 700 runs give the power to see a shift of 8 against 2
       "count-distinct-unit", new int[] {150, 700});
   /** The count with geometric noise must reach this share of its ε (the tightness bar). */

@@ -64,7 +64,7 @@ class BiCorpusTest {
     try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
       st.execute("CREATE TABLE TRIPS (TRIP_ID BIGINT PRIMARY KEY, RIDER_ID INT NOT NULL, "
           + "STATE VARCHAR(2), COUNTY VARCHAR(20), PAYMENT VARCHAR(4), AGE INT, \"HOUR\" INT, "
-          + "FARE DECIMAL(8,2), DISTANCE_KM DOUBLE)");
+          + "FARE DECIMAL(8,2), DISTANCE_KM DOUBLE, PICKUP_AT TIMESTAMP)");
       st.execute("CREATE TABLE COUNTIES (COUNTY VARCHAR(20), STATE VARCHAR(2), POPULATION INT)");
       st.execute("INSERT INTO COUNTIES VALUES ('Kings','NY',2600000),('Queens','NY',2300000),"
           + "('Cook','IL',5200000),('Harris','TX',4700000),('Alameda','CA',1600000)");
@@ -73,7 +73,7 @@ class BiCorpusTest {
       String[] payments = {"CARD", "CASH", "APP"};
       SplittableRandom rnd = new SplittableRandom(3);
       try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO TRIPS VALUES (?,?,?,?,?,?,?,?,?)")) {
+          "INSERT INTO TRIPS VALUES (?,?,?,?,?,?,?,?,?,?)")) {
         for (int i = 0; i < 4000; i++) {
           int rider = rnd.nextInt(1500);
           String[] county = counties[rider % counties.length];
@@ -86,6 +86,8 @@ class BiCorpusTest {
           ps.setInt(7, rnd.nextInt(24));
           ps.setBigDecimal(8, java.math.BigDecimal.valueOf(rnd.nextInt(100, 9000), 2));
           ps.setDouble(9, rnd.nextDouble(0.5, 30));
+          ps.setObject(10, java.time.LocalDateTime.of(2024, 1, 1, 0, 0)
+              .plusMinutes(rnd.nextLong(366L * 24 * 60)));
           ps.addBatch();
         }
         ps.executeBatch();
@@ -110,6 +112,7 @@ class BiCorpusTest {
         + "      HOUR: {min: 0, max: 23, bin: 1}\n"
         + "      FARE: {clamp: [0, 100]}\n"
         + "      DISTANCE_KM: {clamp: [0, 50]}\n"
+        + "      PICKUP_AT: {min: 2024-01-01, max: 2024-12-31, bin: 1 day}\n"
         + "  COUNTIES: {public: true}\n");
     String url = database();
     Properties p = new Properties();

@@ -46,9 +46,10 @@ class PostgresBackendTest {
     try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
       st.execute("CREATE SCHEMA " + schema);
       st.execute("CREATE TABLE " + schema + ".trips (trip_id bigint PRIMARY KEY, rider_id int NOT NULL, "
-          + "region varchar(2), age int, fare numeric(8,2), km double precision)");
+          + "region varchar(2), age int, fare numeric(8,2), km double precision, pickup timestamp)");
       st.execute("INSERT INTO " + schema + ".trips SELECT g, g % 700, (ARRAY['N','S','E','W'])[1 + g % 4], "
-          + "18 + g % 60, (g % 9000) / 100.0, (g % 500) / 10.0 FROM generate_series(1, 5000) g");
+          + "18 + g % 60, (g % 9000) / 100.0, (g % 500) / 10.0, TIMESTAMP '2024-01-01 00:00:00' "
+          + "+ (g % 366) * INTERVAL '1 day' + (g % 24) * INTERVAL '1 hour' FROM generate_series(1, 5000) g");
       st.execute("CREATE TABLE " + schema + ".zones (region varchar(2), name varchar(20))");
       st.execute("INSERT INTO " + schema + ".zones VALUES ('N', 'North'), ('S', 'South')");
     }
@@ -68,6 +69,7 @@ class PostgresBackendTest {
         + "  default_query: {rho: 400}\ntables:\n  trips:\n    privacy_unit: rider_id\n    max_rows_per_unit: 5\n"
         + "    bounding: " + bounding + "\n    columns:\n      region: {values: [N, S, E, W]}\n"
         + "      age: {min: 18, max: 77, bin: 10}\n      fare: {clamp: [0, 100]}\n      km: {clamp: [0, 50]}\n"
+        + "      pickup: {min: 2024-01-01, max: 2024-12-31, bin: 1 day}\n"
         + "  zones: {public: true}\n");
     Properties p = new Properties();
     p.putAll(login);
@@ -166,6 +168,50 @@ class PostgresBackendTest {
         assertTrue(!rs.next());
         assertTrue(rs.getMetaData().getColumnCount() >= 4);
       }
+    }
+  }
+
+  /** A time series on PostgreSQL: its EXTRACT for the bin index, its DATE_TRUNC on the bins. */
+  @Test
+  void timeSeries() throws Exception {
+    List<Long> truth = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + schema + ".trips GROUP BY "
+            + "DATE_TRUNC('month', pickup) ORDER BY DATE_TRUNC('month', pickup)")) {
+      while (rs.next()) {
+        truth.add(rs.getLong(1));
+      }
+    }
+    try (Connection c = connect("per_query"); Statement st = c.createStatement()) {
+      List<Long> months = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("SELECT /*+ DP(rho='500') */ DATE_TRUNC('month', "
+          + "pickup) AS m, COUNT(*) AS n FROM trips GROUP BY DATE_TRUNC('month', pickup) ORDER "
+          + "BY m")) {
+        while (rs.next()) {
+          assertEquals(java.time.LocalDate.of(2024, 1 + months.size(), 1).atStartOfDay(),
+              rs.getTimestamp(1).toLocalDateTime());
+          months.add(Math.round(rs.getDouble(2)));
+        }
+      }
+      assertEquals(12, months.size());
+      // each rider has 7 or 8 trips, bounded at 5 (700 riders: 3,500 rows reach the aggregate),
+      // spread over the months; a month sums about 30 day cells, each with sigma 0.16
+      long total = 0;
+      for (int i = 0; i < 12; i++) {
+        total += months.get(i);
+        double share = months.get(i) / (double) truth.get(i);
+        assertTrue(share > 0.55 && share < 0.85, months + " vs " + truth);
+      }
+      assertTrue(Math.abs(total - 3500) <= 40, "total " + total);
+      int days = 0;
+      try (ResultSet rs = st.executeQuery("SELECT /*+ DP(rho='10') */ CAST(pickup AS DATE) AS d, "
+          + "COUNT(*) FROM trips WHERE pickup >= TIMESTAMP '2024-03-01 00:00:00' AND pickup < "
+          + "TIMESTAMP '2024-04-01 00:00:00' GROUP BY CAST(pickup AS DATE)")) {
+        while (rs.next()) {
+          days++;
+        }
+      }
+      assertEquals(31, days);
     }
   }
 

@@ -84,6 +84,23 @@ class PolicyErrorTest {
   }
 
   @Test
+  void timeDomains() throws Exception {
+    assertRefused(withColumns("trip_day: {min: 2024-01-03, max: 2024-12-31, bin: 1 week}"),
+        "tables.trips.columns.trip_day.min", "weeks start on Mondays", "2024-01-01");
+    assertRefused(withColumns("trip_day: {min: 2024-01-01, max: 2024-12-31, bin: 2 days}"),
+        "tables.trips.columns.trip_day.bin", "1 hour, 1 day, 1 week");
+    assertRefused(withColumns("trip_day: {min: 2024-01-01, max: 2024-12-31, bin: 1 hour}"),
+        "tables.trips.columns.trip_day.bin", "DATE column holds whole days");
+    assertRefused(withColumns("age: {min: 2024-01-01, max: 2024-12-31, bin: 1 day}"),
+        "tables.trips.columns.age.min", "DATE or TIMESTAMP column");
+    assertRefused(withColumns("trip_day: {min: 2024-01-01, max: 2024-02-30, bin: 1 day}"),
+        "tables.trips.columns.trip_day.max", "must be a date");
+    assertRefused(withColumns("trip_day: {min: 2024-01-01, max: 2024-12-31, bin: 1 day}",
+        "state: {values: [NY]}").replace("    columns:", "    hierarchies: {H: [state, trip_day]}\n"
+        + "    columns:"), "tables.trips.hierarchies.H[1]", "time domain");
+  }
+
+  @Test
   void missingFile() {
     Path missing = dir.resolve("nope.yaml");
     SQLException e = assertThrows(SQLException.class,

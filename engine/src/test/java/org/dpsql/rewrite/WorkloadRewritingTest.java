@@ -202,7 +202,9 @@ class WorkloadRewritingTest {
     for (int p = 0; p < wq.parts().size(); p++) {
       AggregateQuery part = wq.parts().get(p);
       Map<List<Object>, Object[]> truth = backendAnswer(part, params);
-      int groups = plan.partGroups().get(p).size();
+      // groups that no cell of the filter reaches have no row (as in SQL)
+      int part0 = p;
+      long groups = plan.results().stream().filter(r -> r.part() == part0).count();
       for (int g = 0; g < groups; g++, row++) {
         Object[] released = table.rows().get(row);
         List<Object> key = new ArrayList<>();
@@ -301,7 +303,9 @@ class WorkloadRewritingTest {
           }
         }
       }
-      int groups = plan.partGroups().get(p).size();
+      // groups that no cell of the filter reaches have no row (as in SQL)
+      int part0 = p;
+      long groups = plan.results().stream().filter(r -> r.part() == part0).count();
       for (int g = 0; g < groups; g++, row++) {
         Object[] released = table.rows().get(row);
         List<Object> key = new ArrayList<>();

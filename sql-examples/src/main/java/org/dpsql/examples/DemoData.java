@@ -6,12 +6,14 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Generates the demo data set: one month of synthetic ride-hailing trips in four US states.
+ * Generates the demo data set: one year (2025) of synthetic ride-hailing trips in four US states.
  *
  * <p>Two tables are (re)created in the target database:
  *
@@ -19,7 +21,8 @@ import java.util.SplittableRandom;
  *   <li>{@code TRIPS} (private; the privacy unit is {@code RIDER_ID}): {@code TRIP_ID BIGINT} primary
  *       key, {@code RIDER_ID INT}, {@code STATE}, {@code COUNTY}, {@code PAYMENT} (CARD, CASH, APP),
  *       {@code "HOUR"} (0–23; {@code HOUR} is a keyword in H2 and in SQL, so it is quoted), {@code AGE}
- *       (16–90, constant per rider), {@code FARE DECIMAL(8,2)} and {@code DISTANCE_KM DOUBLE}.
+ *       (16–90, constant per rider), {@code FARE DECIMAL(8,2)}, {@code DISTANCE_KM DOUBLE} and
+ *       {@code PICKUP_AT TIMESTAMP} (in 2025, in the trip's {@code HOUR}).
  *   <li>{@code COUNTIES} (public): {@code COUNTY}, {@code STATE}, {@code POPULATION}, {@code
  *       AREA_KM2}.
  * </ul>
@@ -34,6 +37,9 @@ import java.util.SplittableRandom;
  *   <li>Fares follow distance and time, with rush-hour surges and a few outliers up to 900 (cleaning
  *       fees, intercity rides), so the policy's {@code FARE} clamp of [0, 100] matters for sums.
  *   <li>Trips by hour have morning and evening rush peaks; older riders pay cash more often.
+ *   <li>Commutes happen on weekdays, other rides on any day, and rides grow through the year (the
+ *       last month has about 1.5 times the trips of the first), so daily and monthly series show a
+ *       weekly rhythm and a trend.
  * </ul>
  *
  * <p>Generation is deterministic: the same {@link Config} always gives the same rows. The random
@@ -220,7 +226,8 @@ public final class DemoData {
               + "\"HOUR\" INT NOT NULL, "
               + "AGE INT NOT NULL, "
               + "FARE DECIMAL(8,2) NOT NULL, "
-              + "DISTANCE_KM DOUBLE NOT NULL)");
+              + "DISTANCE_KM DOUBLE NOT NULL, "
+              + "PICKUP_AT TIMESTAMP NOT NULL)");
       statement.execute(
           "CREATE TABLE COUNTIES ("
               + "COUNTY VARCHAR(32) PRIMARY KEY, "
@@ -347,7 +354,9 @@ public final class DemoData {
       countyWeights[c] = COUNTIES.get(c).tripWeight();
     }
     try (PreparedStatement insert =
-        connection.prepareStatement("INSERT INTO TRIPS VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        connection.prepareStatement("INSERT INTO TRIPS VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      // a stream of its own, so that adding the pick-up instant left every other column as it was
+      SplittableRandom days = new SplittableRandom(random.nextLong() ^ PICKUP_STREAM);
       long tripId = 0;
       int pending = 0;
       for (int r = 0; r < tripsPerRider.length; r++) {
@@ -366,6 +375,7 @@ public final class DemoData {
           insert.setInt(7, rider.age);
           insert.setBigDecimal(8, fare(km, hour, county, random));
           insert.setDouble(9, km);
+          insert.setObject(10, pickup(commute, hour, days));
           insert.addBatch();
           if (++pending == BATCH) {
             insert.executeBatch();
@@ -377,6 +387,32 @@ public final class DemoData {
       if (pending > 0) {
         insert.executeBatch();
       }
+    }
+  }
+
+  /** Mixes the seed of the pick-up instants' random stream. */
+  private static final long PICKUP_STREAM = 0x5DEECE66DL;
+
+  /** The first day of the demo year. */
+  public static final LocalDate FIRST_DAY = LocalDate.of(2025, 1, 1);
+
+  /**
+   * A pick-up instant in 2025 in hour {@code hour}: a day drawn with a linear growth through the
+   * year (weight 1 on 1 January to 1.5 on 31 December, by rejection), a weekday for commutes, and a
+   * uniform minute.
+   */
+  static LocalDateTime pickup(boolean commute, int hour, SplittableRandom random) {
+    int daysInYear = FIRST_DAY.lengthOfYear();
+    while (true) {
+      int d = random.nextInt(daysInYear);
+      LocalDate day = FIRST_DAY.plusDays(d);
+      if (commute && day.getDayOfWeek().getValue() >= 6) {
+        continue;
+      }
+      if (random.nextDouble() * 1.5 > 1.0 + 0.5 * d / (daysInYear - 1.0)) {
+        continue;
+      }
+      return day.atTime(hour, random.nextInt(60));
     }
   }
 

@@ -45,8 +45,8 @@ class DemoScriptsTest {
   }
 
   @Test
-  void threeToFiveNumberedScripts() {
-    assertTrue(scripts.size() >= 3 && scripts.size() <= 5, scripts.size() + " scripts");
+  void threeToSixNumberedScripts() {
+    assertTrue(scripts.size() >= 3 && scripts.size() <= 6, scripts.size() + " scripts");
     for (SqlScript script : scripts) {
       assertTrue(script.name().matches("\\d\\d-[a-z0-9-]+\\.sql"), script.name());
       assertFalse(script.statements().isEmpty(), script.name());

@@ -102,8 +102,7 @@ public final class CoreAggregate {
   static Canonical of(Aggregate aggregate,
       java.util.function.Function<String, java.util.Optional<org.dpsql.policy.ColumnPolicy>> policy)
       throws SQLException {
-    java.util.function.Predicate<String> pointDomain = column -> policy.apply(column)
-        .map(org.dpsql.rewrite.PublicJoin::isPointDomain).orElse(false);
+    Cells cells = new Cells(policy);
     List<RelNode> chain = new ArrayList<>();
     RelNode node = aggregate.getInput();
     while (node instanceof Project || node instanceof Filter) {
@@ -145,8 +144,9 @@ public final class CoreAggregate {
     int out = 0;
     for (int key : aggregate.getGroupSet()) {
       RexNode e = fields.get(key);
-      String column = e instanceof RexInputRef ? columns.get(((RexInputRef) e).getIndex())
-          : derive(e, columns, pointDomain, derived, "GROUP BY").name();
+      // a time column is grouped by its bins, labelled by their starts (a derived column)
+      String column = e instanceof RexInputRef ref && !cells.isTime(columns.get(ref.getIndex()))
+          ? columns.get(ref.getIndex()) : derive(e, columns, cells, derived, "GROUP BY").name();
       groupBy.add(quote(column));
       select.add(quote(column) + " AS " + quote("C" + out++));
     }
@@ -170,7 +170,8 @@ public final class CoreAggregate {
       }
       where = RexUtil.expandSearch(aggregate.getCluster().getRexBuilder(), null, where)
           .accept(unpadding);
-      where = derivedComparisons(where, columns, pointDomain, derived);
+      where = derivedComparisons(where, columns, cells, derived,
+          aggregate.getCluster().getRexBuilder());
       sql.append(" WHERE ").append(sqlOf(where, i -> i < columns.size() ? columns.get(i)
           : derived.get(i - columns.size()).name(), DIALECT));
     }
@@ -178,6 +179,25 @@ public final class CoreAggregate {
       sql.append(" GROUP BY ").append(String.join(", ", groupBy));
     }
     return new Canonical(sql.toString(), derived, computed);
+  }
+
+  /** The policy columns whose cells expressions may be evaluated on. */
+  private record Cells(
+      java.util.function.Function<String, java.util.Optional<org.dpsql.policy.ColumnPolicy>>
+          policies) {
+    org.dpsql.policy.ColumnPolicy policy(String column) {
+      return policies.apply(column).orElseThrow();
+    }
+
+    /** A column with one value per cell, or a time column (whose bins need a proof). */
+    boolean derivable(String column) {
+      return policies.apply(column).map(c -> org.dpsql.rewrite.PublicJoin.isPointDomain(c)
+          || c.time().isPresent()).orElse(false);
+    }
+
+    boolean isTime(String column) {
+      return policies.apply(column).map(c -> c.time().isPresent()).orElse(false);
+    }
   }
 
   /** The comparisons that are valid filters on a private table once their operands are columns. */
@@ -195,7 +215,7 @@ public final class CoreAggregate {
    * derived column, which the measurement evaluates on the column's cells instead of on the rows.
    */
   private static RexNode derivedComparisons(RexNode condition, List<String> columns,
-      java.util.function.Predicate<String> pointDomain, List<Derived> derived)
+      Cells cells, List<Derived> derived, org.apache.calcite.rex.RexBuilder rex)
       throws SQLException {
     SQLException[] failure = new SQLException[1];
     RexNode out = condition.accept(new RexShuttle() {
@@ -204,14 +224,26 @@ public final class CoreAggregate {
         if (!COMPARISONS.contains(call.getKind()) || failure[0] != null) {
           return super.visitCall(call);
         }
+        if (comparesTimeColumn(call)) {
+          // the comparison itself becomes a derived column, true on the bins it selects
+          try {
+            Derived d = derive(call, columns, cells, derived, "WHERE");
+            return rex.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.EQUALS,
+                new RexInputRef(columns.size() + derived.indexOf(d), call.getType()),
+                rex.makeLiteral(true));
+          } catch (SQLException e) {
+            failure[0] = e;
+            return call;
+          }
+        }
         List<RexNode> operands = new ArrayList<>();
         boolean changed = false;
         for (RexNode o : call.getOperands()) {
           java.util.BitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(o).toBitSet();
           if (!PLAIN.contains(o.getKind()) && used.cardinality() == 1
-              && pointDomain.test(columns.get(used.nextSetBit(0)))) {
+              && cells.derivable(columns.get(used.nextSetBit(0)))) {
             try {
-              Derived d = derive(o, columns, pointDomain, derived, "WHERE");
+              Derived d = derive(o, columns, cells, derived, "WHERE");
               operands.add(new RexInputRef(columns.size() + derived.indexOf(d), o.getType()));
               changed = true;
               continue;
@@ -222,6 +254,21 @@ public final class CoreAggregate {
           operands.add(o);
         }
         return changed ? call.clone(call.getType(), operands) : call;
+      }
+
+      /** Whether an operand of the comparison is a time column itself (maybe cast). */
+      private boolean comparesTimeColumn(org.apache.calcite.rex.RexCall call) {
+        for (RexNode o : call.getOperands()) {
+          RexNode e = o;
+          while (e instanceof org.apache.calcite.rex.RexCall c && c.getKind() == SqlKind.CAST) {
+            e = c.getOperands().get(0);
+          }
+          if (e instanceof RexInputRef ref && ref.getIndex() < columns.size()
+              && cells.isTime(columns.get(ref.getIndex()))) {
+            return true;
+          }
+        }
+        return false;
       }
     });
     if (failure[0] != null) {
@@ -234,15 +281,17 @@ public final class CoreAggregate {
    * The derived column for {@code e}, an expression of exactly one point-domain column (reused
    * when the statement derives the same expression twice), or XDP03 naming the expression.
    */
-  private static Derived derive(RexNode e, List<String> columns,
-      java.util.function.Predicate<String> pointDomain, List<Derived> derived, String clause)
-      throws SQLException {
+  private static Derived derive(RexNode e, List<String> columns, Cells cells,
+      List<Derived> derived, String clause) throws SQLException {
     java.util.BitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(e).toBitSet();
-    if (used.cardinality() != 1 || !pointDomain.test(columns.get(used.nextSetBit(0)))) {
+    if (used.cardinality() != 1 || !cells.derivable(columns.get(used.nextSetBit(0)))) {
       column(e, columns, clause); // throws, naming the expression
     }
     int index = used.nextSetBit(0);
     String text = sqlOf(e, columns::get, DIALECT);
+    if (!(e instanceof RexInputRef && clause.equals("GROUP BY"))) { // grouping labels the bins
+      TimeBins.checkConstant(e, index, cells.policy(columns.get(index)), text);
+    }
     for (Derived d : derived) {
       if (d.text().equals(text)) {
         return d;

@@ -47,10 +47,13 @@ import org.dpsql.sql.ValidationSchema;
  * is read from the backend. Validation errors are {@code 42xxx} {@link SQLException}s.
  */
 public final class RelationalPlanner {
-  /** Standard SQL plus the PostgreSQL and MySQL functions BI tools generate. */
-  private static final SqlOperatorTable OPERATORS =
-      SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
-          EnumSet.of(SqlLibrary.STANDARD, SqlLibrary.POSTGRESQL, SqlLibrary.MYSQL));
+  /**
+   * Standard SQL plus the PostgreSQL and MySQL functions BI tools generate, and PostgreSQL's {@code
+   * DATE_TRUNC}.
+   */
+  private static final SqlOperatorTable OPERATORS = org.apache.calcite.sql.util.SqlOperatorTables
+      .chain(DateTrunc.table(), SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
+          EnumSet.of(SqlLibrary.STANDARD, SqlLibrary.POSTGRESQL, SqlLibrary.MYSQL)));
 
   private static final HepProgram NORMALISE = HepProgram.builder()
       .addRuleInstance(CoreRules.PROJECT_MERGE)
@@ -83,16 +86,30 @@ public final class RelationalPlanner {
   public RelNode plan(SqlNode query) throws SQLException {
     CalciteCatalogReader reader =
         new CalciteCatalogReader(rootSchema, defaultSchemaPath, typeFactory, calciteConfig);
-    SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, reader, typeFactory,
-        SqlValidator.Config.DEFAULT
-            .withConformance(SqlConformanceEnum.BABEL)
-            .withIdentifierExpansion(true)
-            // no implicit casts: comparing a text column with a number is an error, as in the
-            // single-table analysis (a conversion failing on some rows would reveal them)
-            .withTypeCoercionEnabled(false));
+    SqlValidator validator;
     SqlNode validated;
     try {
-      validated = validator.validate(query);
+      for (int attempt = 0; ; attempt++) {
+        validator = SqlValidatorUtil.newValidator(OPERATORS, reader, typeFactory,
+            SqlValidator.Config.DEFAULT
+                .withConformance(SqlConformanceEnum.BABEL)
+                .withIdentifierExpansion(true)
+                // no implicit casts: comparing a text column with a number is an error, as in the
+                // single-table analysis (a conversion failing on some rows would reveal them)
+                .withTypeCoercionEnabled(false));
+        try {
+          validated = validator.validate(query);
+          if (attempt < 16 && DateComparisons.textLiterals(validated, validator)) {
+            continue; // date text compared with a date: now a date literal
+          }
+          break;
+        } catch (CalciteContextException e) {
+          // dates compared with timestamps or date text: widened, then validated again
+          if (attempt >= 16 || !DateComparisons.widen(query, e)) {
+            throw e;
+          }
+        }
+      }
       // no comparison across type families (a conversion failing on some rows would reveal them)
       org.dpsql.sql.QueryAnalyzer.checkComparisons(validated, validator);
     } catch (CalciteContextException e) {
