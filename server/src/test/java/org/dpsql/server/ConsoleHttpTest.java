@@ -247,6 +247,8 @@ class ConsoleHttpTest {
     assertTrue(page.contains("GEO = STATE → COUNTY"));
     assertTrue(page.contains("[0, 100]"), "FARE's clamp");
     assertTrue(page.contains("[16, 90], bin 1"), "AGE's domain");
+    assertTrue(page.contains("<td>PICKUP_AT</td><td>[2025-01-01, 2025-12-31], bin 1 day</td>"
+        + "<td class=\"num\">365</td>"), "the time domain, with its 365 days");
     assertTrue(page.contains("ρ=1, δ=0.000000001"), "the policy's per-connection budget");
     assertTrue(page.contains("<td>alice</td><td>analyst</td><td>ρ=2</td><td>ρ=0.5</td>"));
     assertTrue(page.contains("<td>olivia</td><td>owner</td><td>no budget</td>"));

@@ -10,6 +10,7 @@ import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.SynopsisSpec;
 import org.dpsql.policy.TablePolicy;
+import org.dpsql.policy.TimeDomain;
 import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.server.Analyst;
 import org.dpsql.server.UsersFile;
@@ -85,7 +86,8 @@ final class PolicyPage {
             .append(Html.text(domain(c))).append("</td><td class=\"num\">")
             .append(c.hasDomain() ? c.domainSize() : "—").append("</td><td>")
             .append(Html.text(c.clamp().map(k -> "[" + plain(k.lo()) + ", " + plain(k.hi()) + "]")
-                .orElse(c.ordered().isPresent() ? "[min, max] of the domain" : "—")))
+                .orElse(c.ordered().isPresent() ? "[min, max] of the domain"
+                    : c.time().isPresent() ? "— (no SUM/AVG of a time)" : "—")))
             .append("</td></tr>");
       }
       b.append("</tbody></table>");
@@ -160,6 +162,11 @@ final class PolicyPage {
     if (c.ordered().isPresent()) {
       var o = c.ordered().get();
       return "[" + plain(o.min()) + ", " + plain(o.max()) + "], bin " + plain(o.bin());
+    }
+    if (c.time().isPresent()) {
+      TimeDomain t = c.time().get();
+      return "[" + TimeDomain.format(t.min()) + ", " + TimeDomain.format(t.max()) + "], bin 1 "
+          + t.unit().sqlName();
     }
     return "— (SUM/AVG only)";
   }
