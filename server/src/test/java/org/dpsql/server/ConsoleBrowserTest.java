@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,8 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.NoAlertPresentException;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -153,15 +150,19 @@ class ConsoleBrowserTest {
     }
   }
 
+  /** Saves a screenshot of the whole page (beyond the window), through the DevTools protocol. */
+  @SuppressWarnings("unchecked")
   static void screenshot(String name) throws Exception {
-    // the whole page: the window as tall as the document
-    Number height = (Number) ((org.openqa.selenium.JavascriptExecutor) browser)
-        .executeScript("return document.documentElement.scrollHeight");
-    browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280,
-        Math.min(2400, Math.max(700, height.intValue() + 40))));
-    Path png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-    Files.copy(png, SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
-    browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 1000));
+    ChromeDriver chrome = (ChromeDriver) browser;
+    Map<String, Object> metrics = chrome.executeCdpCommand("Page.getLayoutMetrics", Map.of());
+    Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
+    double width = Math.max(1280, ((Number) size.get("width")).doubleValue());
+    double height = Math.min(4000, ((Number) size.get("height")).doubleValue());
+    Map<String, Object> shot = chrome.executeCdpCommand("Page.captureScreenshot", Map.of(
+        "format", "png", "captureBeyondViewport", true,
+        "clip", Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
+    Files.write(SCREENSHOTS.resolve(name + ".png"),
+        java.util.Base64.getDecoder().decode((String) shot.get("data")));
   }
 
   static String cell(String analyst, String cls) {
