@@ -48,7 +48,8 @@ class ConsoleHttpTest {
   @BeforeAll
   static void start() throws Exception {
     String backend = TestServers.demoBackend("console-http", 2000);
-    Path users = TestServers.users(dir, "alice 2 0.5", "bob 1", "olivia owner");
+    Path users = TestServers.users(dir, "alice 2 0.5", "bob 1", "olivia owner",
+        "oscar owner 0.5");
     server = DpsqlServer.start(TestServers.options(backend, users, dir.resolve("ledger"), 7L));
     try (Connection alice = connect(server, "alice"); Connection bob = connect(server, "bob")) {
       single(alice, "SELECT /*+ DP(rho='0.01') */ COUNT(*) FROM TRIPS WHERE AGE >= 30");
@@ -147,6 +148,15 @@ class ConsoleHttpTest {
     assertTrue(String.valueOf(e.getMessage()).contains("403"), e.toString());
     assertEquals(null, server.ledger().audit("olivia"));
     assertFalse(get("/console", "olivia").body().contains("data-analyst=\"olivia\""));
+  }
+
+  @Test
+  void anOwnerGivenABudgetBothQueriesAndOpensTheConsole() throws Exception {
+    try (Connection c = connect(server, "oscar")) {
+      single(c, "SELECT /*+ DP(rho='0.01') */ COUNT(*) FROM TRIPS WHERE PAYMENT = 'CASH'");
+    }
+    assertEquals(200, get("/console", "oscar").statusCode());
+    assertEquals("1", cell(row(get("/console", "olivia").body(), "oscar"), "paid"));
   }
 
   @Test
