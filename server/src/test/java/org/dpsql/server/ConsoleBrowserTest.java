@@ -274,6 +274,13 @@ class ConsoleBrowserTest {
     assertFalse(policy.contains("pbkdf2"));
     assertNoScriptRanAndNoCspViolation();
     screenshot("policy");
+
+    // the violation check above can see violations: a page that breaks its own CSP is reported
+    browser.get("data:text/html,<meta http-equiv='Content-Security-Policy' "
+        + "content=\"style-src 'none'\"><style>p{color:red}</style><p>x</p>");
+    assertTrue(browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+        .anyMatch(e -> e.getMessage().contains("Content Security Policy")),
+        "the browser log reports CSP violations");
   }
 
   /** Submits the audit filters and waits for the filtered page. */
