@@ -81,6 +81,7 @@ public final class LedgerStore implements AutoCloseable {
   private final Connection anchor;
   private final ConcurrentHashMap<String, AnalystAccount> accounts = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, AnalystReleases> releases = new ConcurrentHashMap<>();
+  private final java.util.Set<LedgerReader> readers = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   private LedgerStore(String url, Properties connectionProperties, Clock clock, Connection anchor) {
@@ -200,6 +201,18 @@ public final class LedgerStore implements AutoCloseable {
     }
     checkOpen();
     return releases.computeIfAbsent(analyst, a -> new AnalystReleases(this, a, clock));
+  }
+
+  /**
+   * A new read-only view of the store with its own connection, for the data owner's console:
+   * reading through it never waits for, or makes wait, an analyst's charge in this process. Closed
+   * with the store.
+   */
+  public LedgerReader reader() {
+    checkOpen();
+    LedgerReader r = new LedgerReader(this);
+    readers.add(r);
+    return r;
   }
 
   /** Creates the analyst's balance row if absent; checks its accounting if present. */
@@ -353,6 +366,9 @@ public final class LedgerStore implements AutoCloseable {
       a.close();
     }
     for (AnalystReleases r : releases.values()) {
+      r.close();
+    }
+    for (LedgerReader r : readers) {
       r.close();
     }
     synchronized (anchor) {

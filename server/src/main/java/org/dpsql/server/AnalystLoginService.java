@@ -30,16 +30,20 @@ import org.eclipse.jetty.server.UserIdentity;
  * <p>Guarantees: a user is authenticated only with the password whose hash the users file holds;
  * unknown users cost the same PBKDF2 work as known ones (no timing oracle on names); at most
  * {@code parallelChecks} PBKDF2 checks run at once, so a flood of wrong passwords cannot take
- * every core from authenticated analysts. Every authenticated user has the single role {@value
- * #ROLE}.
+ * every core from authenticated analysts. An authenticated user has the role {@value #ROLE} if the
+ * users file gives them a budget, and the role {@value #OWNER_ROLE} if it makes them an owner; a
+ * user keeps the roles of the file the service was built from.
  */
 public final class AnalystLoginService implements LoginService {
-  /** The role every analyst has; the security constraint requires it. */
+  /** The role of a user with a budget; the Avatica endpoint's security constraint requires it. */
   public static final String ROLE = "analyst";
+  /** The role of an owner; the console's security constraint requires it. */
+  public static final String OWNER_ROLE = "owner";
   static final int REMEMBER_MINUTES = 10;
 
   private final String realm;
-  private final Map<String, Analyst> analysts;
+  private final Map<String, PasswordHash> passwords;
+  private final Map<String, String[]> roles;
   private final PasswordHash dummy;
   private final Semaphore checks;
   private final byte[] key = new byte[32];
@@ -57,16 +61,28 @@ public final class AnalystLoginService implements LoginService {
 
   /**
    * @param realm the HTTP realm name
-   * @param users the analysts allowed to log in
+   * @param users the users allowed to log in
    * @param parallelChecks how many PBKDF2 checks may run at once (at least 1)
    */
   public AnalystLoginService(String realm, UsersFile users, int parallelChecks) {
     this.realm = Objects.requireNonNull(realm, "realm");
-    this.analysts = Map.copyOf(users.analysts());
+    this.passwords = Map.copyOf(users.passwords());
+    Map<String, String[]> r = new java.util.HashMap<>();
+    for (String name : passwords.keySet()) {
+      java.util.List<String> granted = new java.util.ArrayList<>();
+      if (users.analysts().containsKey(name)) {
+        granted.add(ROLE);
+      }
+      if (users.isOwner(name)) {
+        granted.add(OWNER_ROLE);
+      }
+      r.put(name, granted.toArray(new String[0]));
+    }
+    this.roles = Map.copyOf(r);
     this.checks = new Semaphore(Math.max(1, parallelChecks), true);
     SecureRandom random = new SecureRandom();
     random.nextBytes(key);
-    int iterations = analysts.values().stream().mapToInt(a -> a.password().iterations()).max()
+    int iterations = passwords.values().stream().mapToInt(PasswordHash::iterations).max()
         .orElse(PasswordHash.DEFAULT_ITERATIONS);
     this.dummy = PasswordHash.create("no such analyst".toCharArray(), iterations, random);
   }
@@ -82,9 +98,9 @@ public final class AnalystLoginService implements LoginService {
       return null;
     }
     String password = credentials.toString();
-    Analyst analyst = analysts.get(username);
+    PasswordHash hash = passwords.get(username);
     byte[] mac = mac(username, password);
-    if (analyst != null) {
+    if (hash != null) {
       Remembered r = remembered.get(username);
       if (r != null && System.nanoTime() - r.expiresAtNanos < 0 && MessageDigest.isEqual(r.mac, mac)) {
         return identity(username);
@@ -101,8 +117,8 @@ public final class AnalystLoginService implements LoginService {
     }
     try {
       char[] chars = password.toCharArray();
-      if (analyst != null) {
-        ok = analyst.password().matches(chars);
+      if (hash != null) {
+        ok = hash.matches(chars);
       } else {
         dummy.matches(chars); // the same work as for a known name
         ok = false;
@@ -123,7 +139,7 @@ public final class AnalystLoginService implements LoginService {
     Subject subject = new Subject();
     subject.getPrincipals().add(principal);
     subject.setReadOnly();
-    return identityService.newUserIdentity(subject, principal, new String[] {ROLE});
+    return identityService.newUserIdentity(subject, principal, roles.get(username).clone());
   }
 
   private byte[] mac(String username, String password) {
@@ -140,7 +156,7 @@ public final class AnalystLoginService implements LoginService {
 
   @Override
   public boolean validate(UserIdentity user) {
-    return user != null && analysts.containsKey(user.getUserPrincipal().getName());
+    return user != null && passwords.containsKey(user.getUserPrincipal().getName());
   }
 
   @Override

@@ -32,6 +32,9 @@ import org.dpsql.policy.PolicyLoader;
 import org.dpsql.session.AccountantSource;
 import org.dpsql.session.ReleaseSource;
 import org.dpsql.session.DpsqlSession;
+import org.dpsql.server.console.AuditTail;
+import org.dpsql.server.console.ConsoleHandler;
+import org.dpsql.server.console.CurrentPolicy;
 import org.eclipse.jetty.security.ConstraintMapping;
 import org.eclipse.jetty.security.ConstraintSecurityHandler;
 import org.eclipse.jetty.security.authentication.BasicAuthenticator;
@@ -58,7 +61,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * answer leaves the server; errors reach clients with their SQLState and without stack traces; the
  * server refuses to start with a backend user that has administrator rights ({@link
  * BackendPrivileges}); every statement received is appended to the {@link AuditLog} before its
- * answer leaves.
+ * answer leaves. Owners (users file {@code role: owner}) and no one else open the read-only
+ * data-owner console at {@code /console} ({@link ConsoleHandler}), on the same port and TLS.
  */
 public final class DpsqlServer implements AutoCloseable {
   /** Largest request body accepted, in bytes. */
@@ -69,20 +73,24 @@ public final class DpsqlServer implements AutoCloseable {
   private static final String DEMO_BACKEND = "jdbc:h2:mem:dpsql-server-demo";
   private static final String DEMO_POLICY = "classpath:demo-policy.yaml";
   private static final String DEMO_READER = "DPSQL_READER";
+  /** The most bytes of the audit log the console reads per page, from its end. */
+  static final long AUDIT_TAIL_BYTES = 8L * 1024 * 1024;
 
   private final Server jetty;
   private final LedgerStore ledger;
   private final AuditLog audit;
   private final ServerOptions options;
   private final int port;
+  private final java.util.List<String> owners;
 
   private DpsqlServer(Server jetty, LedgerStore ledger, AuditLog audit, ServerOptions options,
-      int port) {
+      int port, java.util.List<String> owners) {
     this.jetty = jetty;
     this.ledger = ledger;
     this.audit = audit;
     this.options = options;
     this.port = port;
+    this.owners = owners;
   }
 
   /**
@@ -163,10 +171,17 @@ public final class DpsqlServer implements AutoCloseable {
           new AnalystMeta(connections, options.maxConnectionsPerAnalyst(), cache);
       ProtobufEndpoint endpoint = new ProtobufEndpoint(new LocalService(meta), MAX_REQUEST_BYTES,
           audit, meta::preparedSql);
-      Server jetty = jetty(options, users, endpoint);
+      String backend = backendUrl;
+      CurrentPolicy current = new CurrentPolicy(policySource,
+          () -> java.sql.DriverManager.getConnection(backend, backendProps));
+      current.get(); // checked once now, as the probe connection did
+      ConsoleHandler console = new ConsoleHandler(users, ledger.reader(),
+          new AuditTail(audit.file(), AUDIT_TAIL_BYTES), current, policy);
+      Server jetty = jetty(options, users, new Routes(endpoint, console));
       jetty.start();
       int port = ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
-      return new DpsqlServer(jetty, ledger, audit, options, port);
+      return new DpsqlServer(jetty, ledger, audit, options, port,
+          java.util.List.copyOf(users.owners()));
     } catch (Exception | Error e) {
       try {
         if (audit != null) {
@@ -227,7 +242,7 @@ public final class DpsqlServer implements AutoCloseable {
     }
   }
 
-  private static Server jetty(ServerOptions o, UsersFile users, ProtobufEndpoint endpoint) {
+  private static Server jetty(ServerOptions o, UsersFile users, Routes routes) {
     QueuedThreadPool threads = new QueuedThreadPool(64, 4);
     threads.setName("dpsql-server");
     Server server = new Server(threads);
@@ -255,27 +270,44 @@ public final class DpsqlServer implements AutoCloseable {
     connector.setIdleTimeout(60_000);
     server.addConnector(connector);
 
-    Constraint constraint = new Constraint(Constraint.__BASIC_AUTH, AnalystLoginService.ROLE);
-    constraint.setAuthenticate(true);
-    constraint.setRoles(new String[] {AnalystLoginService.ROLE});
-    ConstraintMapping mapping = new ConstraintMapping();
-    mapping.setConstraint(constraint);
-    mapping.setPathSpec("/*");
+    // the Avatica endpoint: analysts (users with a budget); the console: owners only. The most
+    // specific path spec applies, so an analyst gets 403 on /console and below.
+    ConstraintMapping mapping = roleOnly("/*", AnalystLoginService.ROLE);
+    ConstraintMapping consoleMapping =
+        roleOnly(ConsoleHandler.PATH + "/*", AnalystLoginService.OWNER_ROLE);
     ConstraintSecurityHandler security = new ConstraintSecurityHandler();
     security.setAuthenticator(new BasicAuthenticator());
     security.setRealmName("dpsql");
     security.setLoginService(new AnalystLoginService("dpsql", users,
         Math.max(1, Runtime.getRuntime().availableProcessors() / 2)));
-    security.setConstraintMappings(new ConstraintMapping[] {mapping});
-    security.setHandler(endpoint);
+    security.setConstraintMappings(new ConstraintMapping[] {mapping, consoleMapping});
+    security.setHandler(routes);
     server.setHandler(security);
+    server.setErrorHandler(new PlainErrors());
     server.setStopAtShutdown(false);
     return server;
+  }
+
+  /** A constraint mapping: Basic authentication and {@code role} for {@code pathSpec}. */
+  private static ConstraintMapping roleOnly(String pathSpec, String role) {
+    Constraint constraint = new Constraint(Constraint.__BASIC_AUTH, role);
+    constraint.setAuthenticate(true);
+    constraint.setRoles(new String[] {role});
+    ConstraintMapping mapping = new ConstraintMapping();
+    mapping.setConstraint(constraint);
+    mapping.setPathSpec(pathSpec);
+    return mapping;
   }
 
   /** The port the server listens on. */
   public int port() {
     return port;
+  }
+
+  /** The address of the data-owner console. */
+  public String consoleUrl() {
+    return jdbcUrl().substring("jdbc:avatica:remote:url=".length())
+        .replace(";serialization=protobuf", "") + ConsoleHandler.PATH;
   }
 
   /** The JDBC URL a thin-driver client uses (without credentials). */
@@ -356,6 +388,9 @@ public final class DpsqlServer implements AutoCloseable {
           + server.auditFile() + ")");
       out.println("dpsql-server: connect with " + server.jdbcUrl()
           + ";authentication=BASIC;avatica_user=NAME;avatica_password=PASSWORD");
+      out.println("dpsql-server: data-owner console at " + server.consoleUrl() + " ("
+          + (server.owners.isEmpty() ? "no owner in the users file: add one with role: owner"
+              : "owners: " + String.join(", ", server.owners)) + ")");
       out.flush();
       server.jetty.join();
       return 0;

@@ -126,6 +126,9 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
                                          password: pbkdf2-sha256$600000$SALT$HASH
                                          budget: {rho: 2.0}          # total, all connections
                                          per_connection: {rho: 0.5}  # optional cap
+                                       olivia:
+                                         password: pbkdf2-sha256$600000$SALT$HASH
+                                         role: owner     # opens /console; no budget
           --ledger PATH|URL        where spending is recorded: an H2 file path (default
                                    ./dpsql-ledger) or any JDBC URL
           --ledger-user NAME       ledger database user
@@ -134,6 +137,11 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
           --audit FILE             append one JSON line per statement received (time, analyst,
                                    SQL, outcome, cost charged, duration) to FILE (default
                                    dpsql-audit.log beside the ledger file)
+
+        Data-owner console:
+          Owners (role: owner in the users file) open the read-only console at
+          http(s)://HOST:PORT/console with their user name and password: analysts' budgets,
+          spending, ledgers, releases, the audit log and the policy. Analysts get 403.
 
         Network:
           --host ADDR              address to listen on (default 127.0.0.1)

@@ -29,24 +29,42 @@ import org.yaml.snakeyaml.error.YAMLException;
  *     password: pbkdf2-sha256$600000$SALT$HASH   # from: dpsql-server hash-password
  *     budget: {rho: 2.0}                         # total over all connections and all time
  *     per_connection: {rho: 0.5}                 # optional cap per connection
+ *   olivia:
+ *     password: pbkdf2-sha256$600000$SALT$HASH
+ *     role: owner                                # may open the console; no budget by default
  * </pre>
+ *
+ * <p>{@code role} is {@code analyst} (the default) or {@code owner}. An owner may open the
+ * data-owner console ({@code /console}) and has no analyst budget unless the entry also gives a
+ * {@code budget}: without one the owner cannot run statements. An analyst cannot open the console.
  *
  * <p>Budgets use the components of the policy's accounting: {@code {epsilon}} (pure), {@code
  * {epsilon, delta}} (approx) or {@code {rho}} (zcdp). Numbers are read as exact decimals.
  *
- * <p>Guarantees: a loaded file has at least one analyst; every analyst has a valid password hash,
- * a positive total and optionally a positive cap, in exactly the accounting's components; names
- * are 1 to 200 characters of letters, digits and {@code . _ @ -}. Any other content is refused with
+ * <p>Guarantees: a loaded file has at least one user; every user has a valid password hash and a
+ * role; every analyst (every user with a budget) has a positive total and optionally a positive
+ * cap, in exactly the accounting's components, and every user whose role is {@code analyst} has a
+ * budget; names are 1 to 200 characters of letters, digits and {@code . _ @ -}. Any other content is refused with
  * an {@link IllegalArgumentException} naming the file, the key and the reason.
  */
 public final class UsersFile {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@-]{1,200}");
-  private static final Set<String> ANALYST_KEYS = Set.of("password", "budget", "per_connection");
+  private static final Set<String> ANALYST_KEYS =
+      Set.of("password", "budget", "per_connection", "role");
+  /** The value of {@code role} of an analyst (the default). */
+  public static final String ANALYST = "analyst";
+  /** The value of {@code role} of a data owner, who may open the console. */
+  public static final String OWNER = "owner";
 
   private final Map<String, Analyst> analysts;
+  private final Map<String, PasswordHash> passwords;
+  private final Set<String> owners;
 
-  private UsersFile(Map<String, Analyst> analysts) {
+  private UsersFile(Map<String, Analyst> analysts, Map<String, PasswordHash> passwords,
+      Set<String> owners) {
     this.analysts = Collections.unmodifiableMap(analysts);
+    this.passwords = Collections.unmodifiableMap(passwords);
+    this.owners = Collections.unmodifiableSet(owners);
   }
 
   /**
@@ -74,7 +92,7 @@ public final class UsersFile {
     }
     if (!(root instanceof Map<?, ?> top) || !(top.get("analysts") instanceof Map<?, ?> list)) {
       throw new IllegalArgumentException(source + ": expected a mapping 'analysts:' of analyst "
-          + "names to {password, budget, per_connection}");
+          + "names to {password, budget, per_connection, role}");
     }
     for (Object key : top.keySet()) {
       if (!"analysts".equals(key)) {
@@ -82,6 +100,8 @@ public final class UsersFile {
       }
     }
     Map<String, Analyst> analysts = new LinkedHashMap<>();
+    Map<String, PasswordHash> passwords = new LinkedHashMap<>();
+    Set<String> owners = new java.util.LinkedHashSet<>();
     for (Map.Entry<?, ?> e : list.entrySet()) {
       String name = String.valueOf(e.getKey());
       String where = source + ": analysts." + name;
@@ -90,12 +110,13 @@ public final class UsersFile {
             + "digits or . _ @ -");
       }
       if (!(e.getValue() instanceof Map<?, ?> fields)) {
-        throw new IllegalArgumentException(where + ": expected {password, budget, per_connection}");
+        throw new IllegalArgumentException(where + ": expected {password, budget, per_connection, "
+            + "role}");
       }
       for (Object k : fields.keySet()) {
         if (!ANALYST_KEYS.contains(String.valueOf(k))) {
           throw new IllegalArgumentException(where + ": unknown key '" + k
-              + "' (expected password, budget, per_connection)");
+              + "' (expected password, budget, per_connection, role)");
         }
       }
       if (!(fields.get("password") instanceof String hashText)) {
@@ -108,17 +129,35 @@ public final class UsersFile {
       } catch (IllegalArgumentException ex) {
         throw new IllegalArgumentException(where + ".password: " + ex.getMessage());
       }
-      PrivacyCost total = budget(fields.get("budget"), where + ".budget", accounting)
-          .orElseThrow(() -> new IllegalArgumentException(where + ".budget: missing; the analyst's "
-              + "total budget, e.g. " + example(accounting)));
+      Object role = fields.containsKey("role") ? fields.get("role") : ANALYST;
+      if (!ANALYST.equals(role) && !OWNER.equals(role)) {
+        throw new IllegalArgumentException(where + ".role: '" + role + "' is not a role (expected "
+            + ANALYST + " or " + OWNER + ")");
+      }
+      boolean owner = OWNER.equals(role);
+      Optional<PrivacyCost> total = budget(fields.get("budget"), where + ".budget", accounting);
+      if (total.isEmpty() && !owner) {
+        throw new IllegalArgumentException(where + ".budget: missing; the analyst's total budget, "
+            + "e.g. " + example(accounting));
+      }
       PrivacyCost cap = budget(fields.get("per_connection"), where + ".per_connection", accounting)
           .orElse(null);
-      analysts.put(name, new Analyst(name, hash, total, cap));
+      if (total.isEmpty() && cap != null) {
+        throw new IllegalArgumentException(where + ".per_connection: an owner without a budget "
+            + "runs no statements; give a budget too, or remove per_connection");
+      }
+      passwords.put(name, hash);
+      if (owner) {
+        owners.add(name);
+      }
+      if (total.isPresent()) {
+        analysts.put(name, new Analyst(name, hash, total.get(), cap));
+      }
     }
-    if (analysts.isEmpty()) {
+    if (passwords.isEmpty()) {
       throw new IllegalArgumentException(source + ": no analysts");
     }
-    return new UsersFile(analysts);
+    return new UsersFile(analysts, passwords, owners);
   }
 
   private static Optional<PrivacyCost> budget(Object value, String where, Accounting accounting) {
@@ -184,9 +223,24 @@ public final class UsersFile {
     };
   }
 
-  /** The analysts by name, in file order. */
+  /** The analysts (every user with a budget, owners included) by name, in file order. */
   public Map<String, Analyst> analysts() {
     return analysts;
+  }
+
+  /** Every user's password hash by name (analysts and owners), in file order. */
+  public Map<String, PasswordHash> passwords() {
+    return passwords;
+  }
+
+  /** The owners' names, in file order: the users who may open the console. */
+  public Set<String> owners() {
+    return owners;
+  }
+
+  /** Whether {@code name} is an owner. */
+  public boolean isOwner(String name) {
+    return owners.contains(name);
   }
 
   /** The analyst called {@code name}, if any. */

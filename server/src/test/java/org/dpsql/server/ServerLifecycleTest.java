@@ -98,7 +98,7 @@ class ServerLifecycleTest {
         "changeit", "-file", cert.toString());
     keytool("-importcert", "-noprompt", "-alias", "dpsql", "-file", cert.toString(), "-keystore",
         truststore.toString(), "-storetype", "PKCS12", "-storepass", "changeit");
-    Path users = TestServers.users(dir, "hana 1");
+    Path users = TestServers.users(dir, "hana 1", "otto owner");
     ServerOptions plain = TestServers.options(backend, users, dir.resolve("tls-ledger"), null);
     ServerOptions tls = new ServerOptions(plain.backendUrl(), TestServers.READER,
         TestServers.READER_PASSWORD, plain.policy(), 0,
@@ -113,6 +113,26 @@ class ServerLifecycleTest {
         long n = ((Number) single(c, "SELECT /*+ DP(rho='0.1') */ COUNT(*) FROM TRIPS"))
             .longValue();
         assertTrue(Math.abs(n - 2000) < 100, "count " + n);
+      }
+      // the data-owner console is on the same port, over the same TLS, for the owner only
+      java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+      try (java.io.InputStream in = java.nio.file.Files.newInputStream(truststore)) {
+        trust.load(in, "changeit".toCharArray());
+      }
+      javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+          javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(trust);
+      javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+      ssl.init(null, tmf.getTrustManagers(), null);
+      HttpClient https = HttpClient.newBuilder().sslContext(ssl).build();
+      assertEquals("https://127.0.0.1:" + server.port() + "/console", server.consoleUrl());
+      for (String[] who : new String[][] {{"otto", "200"}, {"hana", "403"}}) {
+        HttpResponse<String> page = https.send(HttpRequest.newBuilder(
+                URI.create("https://localhost:" + server.port() + "/console"))
+            .header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
+                (who[0] + ":pw-" + who[0]).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+            .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(Integer.parseInt(who[1]), page.statusCode(), who[0]);
       }
       // without the server's certificate in a trust store the handshake fails
       String untrusted = "jdbc:avatica:remote:url=https://localhost:" + server.port()

@@ -55,14 +55,23 @@ final class TestServers {
     return PasswordHash.create(password.toCharArray(), ITERATIONS, new SecureRandom()).encode();
   }
 
-  /** Writes a users file; each analyst's password is "pw-NAME". */
+  /**
+   * Writes a users file; each user's password is "pw-NAME". An entry is "name rho [cap]" for an
+   * analyst, "name owner" for an owner without a budget, "name owner rho" for one with a budget.
+   */
   static Path users(Path dir, String... entries) throws IOException {
     StringBuilder yaml = new StringBuilder("analysts:\n");
     for (String entry : entries) {
-      // entry: "name rho [cap]"
       String[] p = entry.split(" ");
       yaml.append("  ").append(p[0]).append(":\n");
       yaml.append("    password: ").append(hash("pw-" + p[0])).append('\n');
+      if (p[1].equals("owner")) {
+        yaml.append("    role: owner\n");
+        if (p.length > 2) {
+          yaml.append("    budget: {rho: ").append(p[2]).append("}\n");
+        }
+        continue;
+      }
       yaml.append("    budget: {rho: ").append(p[1]).append("}\n");
       if (p.length > 2) {
         yaml.append("    per_connection: {rho: ").append(p[2]).append("}\n");

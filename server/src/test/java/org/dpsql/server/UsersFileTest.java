@@ -57,6 +57,32 @@ class UsersFileTest {
   }
 
   @Test
+  void ownersHaveARoleAndNoBudgetUnlessTheFileGivesOne() {
+    UsersFile f = UsersFile.parse("analysts:\n  alice:\n    password: " + HASH + "\n"
+        + "    budget: {rho: 1}\n  olivia:\n    password: " + HASH + "\n    role: owner\n"
+        + "  oscar:\n    password: " + HASH + "\n    role: owner\n    budget: {rho: 0.5}\n",
+        "users.yaml", Accounting.ZCDP);
+    assertEquals(java.util.List.of("alice", "oscar"), java.util.List.copyOf(f.analysts().keySet()));
+    assertEquals(java.util.Set.of("olivia", "oscar"), f.owners());
+    assertEquals(java.util.List.of("alice", "olivia", "oscar"),
+        java.util.List.copyOf(f.passwords().keySet()));
+    assertFalse(f.isOwner("alice"));
+    assertTrue(f.isOwner("olivia"));
+    assertTrue(f.analyst("olivia").isEmpty(), "an owner has no budget by default");
+    // a file with only an owner is valid: the owner can look, nobody can query
+    UsersFile only = UsersFile.parse("analysts:\n  olivia:\n    password: " + HASH
+        + "\n    role: owner\n", "users.yaml", Accounting.ZCDP);
+    assertTrue(only.analysts().isEmpty());
+  }
+
+  @Test
+  void theDemoUsersFileHasAnOwnerAndTwoAnalysts() throws Exception {
+    UsersFile demo = UsersFile.load(Path.of("examples/demo-users.yaml"), Accounting.ZCDP);
+    assertEquals(java.util.Set.of("owner"), demo.owners());
+    assertEquals(java.util.List.of("alice", "bob"), java.util.List.copyOf(demo.analysts().keySet()));
+  }
+
+  @Test
   void refusesMalformedFilesNamingTheKey() {
     String[][] cases = {
         {"analysts: []", "expected a mapping"},
@@ -68,7 +94,13 @@ class UsersFileTest {
         {"analysts:\n  alice:\n    password: " + HASH + "\n    budget: {rho: -1}\n",
             "must be positive"},
         {"analysts:\n  alice:\n    password: " + HASH + "\n    budget: {rho: 1}\n    role: admin\n",
-            "unknown key 'role'"},
+            "analysts.alice.role: 'admin' is not a role"},
+        {"analysts:\n  alice:\n    password: " + HASH + "\n    role: analyst\n",
+            "analysts.alice.budget: missing"},
+        {"analysts:\n  olivia:\n    password: " + HASH + "\n    role: owner\n"
+            + "    per_connection: {rho: 1}\n", "an owner without a budget"},
+        {"analysts:\n  alice:\n    password: " + HASH + "\n    budget: {rho: 1}\n    admin: yes\n",
+            "unknown key 'admin'"},
         {"analysts:\n  'bad name':\n    password: " + HASH + "\n    budget: {rho: 1}\n",
             "analyst name"},
         {"analysts:\n  a:\n    password: " + HASH + "\n    budget: {rho: 1}\n  a:\n    password: "
