@@ -348,6 +348,11 @@ public final class AnalystAccount {
   private void discard() {
     Connection c = connection;
     connection = null;
+    rollbackAndClose(c);
+  }
+
+  /** Rolls back and closes {@code c} (if not null), ignoring failures: it is being dropped. */
+  static void rollbackAndClose(Connection c) {
     if (c != null) {
       try {
         c.rollback();

@@ -299,18 +299,7 @@ public final class LedgerReader implements AutoCloseable {
   private void discard() {
     Connection c = connection;
     connection = null;
-    if (c != null) {
-      try {
-        c.rollback();
-      } catch (SQLException ignored) {
-        // closing anyway
-      }
-      try {
-        c.close();
-      } catch (SQLException ignored) {
-        // nothing more to do
-      }
-    }
+    AnalystAccount.rollbackAndClose(c);
   }
 
   /** Closes the reader's connection. */

@@ -78,6 +78,25 @@ class DistinctUnitsTest {
 
   private static Path policy;
 
+  /** Each statement's EXPLAIN has a measurement line with the sensitivity {@code k[1]}. */
+  private static void assertSensitivities(Connection c, String[][] cases) throws SQLException {
+    for (String[] k : cases) {
+      List<String> lines = column(c, "EXPLAIN PLAN FOR " + k[0]);
+      assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure") && l.contains(k[1])),
+          k[0] + " " + lines);
+    }
+  }
+
+  private static List<String> column(Connection c, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
+  }
+
   @BeforeAll
   static void writePolicy() throws Exception {
     policy = policy();
@@ -122,17 +141,7 @@ class DistinctUnitsTest {
           {"SELECT REGION, COUNT(DISTINCT RIDER_ID) FROM TRIPS GROUP BY REGION", "Δ=4"},
           {"SELECT AGE, COUNT(DISTINCT RIDER_ID) FROM TRIPS GROUP BY AGE", "Δ=5"},
           {"SELECT REGION, COUNT(*) FROM TRIPS GROUP BY REGION", "Δ=5"}};
-      for (String[] k : cases) {
-        List<String> lines = new ArrayList<>();
-        try (Statement st = c.createStatement();
-            ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR " + k[0])) {
-          while (rs.next()) {
-            lines.add(rs.getString(1));
-          }
-        }
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure") && l.contains(k[1])),
-            k[0] + " " + lines);
-      }
+      assertSensitivities(c, cases);
     }
   }
 
@@ -172,17 +181,7 @@ class DistinctUnitsTest {
           {"SELECT COUNT(DISTINCT REGION) FROM TRIPS", "Δ=4"},
           {"SELECT COUNT(DISTINCT AGE) FROM TRIPS", "Δ=5"},
           {"SELECT REGION, COUNT(DISTINCT AGE) FROM TRIPS GROUP BY REGION", "Δ=5"}};
-      for (String[] k : cases) {
-        List<String> lines = new ArrayList<>();
-        try (Statement st = c.createStatement();
-            ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR " + k[0])) {
-          while (rs.next()) {
-            lines.add(rs.getString(1));
-          }
-        }
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("measure") && l.contains(k[1])),
-            k[0] + " " + lines);
-      }
+      assertSensitivities(c, cases);
     }
     // one rider with 400 trips over the 4 regions and one age: bounded to 5 rows, the distinct
     // counts per region move by at most 5 in all

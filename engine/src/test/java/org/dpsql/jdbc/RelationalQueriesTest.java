@@ -104,19 +104,7 @@ class RelationalQueriesTest {
   }
 
   private static List<List<Object>> rows(Connection c, String sql) throws SQLException {
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      List<List<Object>> out = new ArrayList<>();
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<Object> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          Object v = rs.getObject(i);
-          row.add(v instanceof Number num ? new BigDecimal(num.toString()).stripTrailingZeros() : v);
-        }
-        out.add(row);
-      }
-      return out;
-    }
+    return ResultRows.of(c, sql);
   }
 
   /** dpsql's answer equals the backend's own answer to the same statement (counts: exactly). */
@@ -524,17 +512,7 @@ class RelationalQueriesTest {
     assertTrue(Math.abs(got - truth) <= tolerance, sql + ": " + got + " vs " + truth);
   }
 
-  /** Estimates of a workload (least squares) rounded to the nearest integer. */
   private static List<List<Object>> rounded(List<List<Object>> rows) {
-    List<List<Object>> out = new ArrayList<>();
-    for (List<Object> r : rows) {
-      List<Object> row = new ArrayList<>();
-      for (Object v : r) {
-        row.add(v instanceof BigDecimal b
-            ? b.setScale(0, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros() : v);
-      }
-      out.add(row);
-    }
-    return out;
+    return ResultRows.rounded(rows);
   }
 }

@@ -104,21 +104,7 @@ class TimeQueriesTest {
   }
 
   private static List<List<Object>> rows(Connection c, String sql) throws SQLException {
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      List<List<Object>> out = new ArrayList<>();
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<Object> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          Object v = rs.getObject(i);
-          row.add(v instanceof Number num ? new BigDecimal(num.toString()).stripTrailingZeros()
-              : v instanceof java.sql.Timestamp t ? t.toLocalDateTime()
-              : v instanceof java.sql.Date d ? d.toLocalDate() : v);
-        }
-        out.add(row);
-      }
-      return out;
-    }
+    return ResultRows.of(c, sql);
   }
 
   /**
@@ -133,15 +119,7 @@ class TimeQueriesTest {
   }
 
   private static List<List<Object>> rounded(List<List<Object>> rows) {
-    List<List<Object>> out = new ArrayList<>();
-    for (List<Object> row : rows) {
-      List<Object> r = new ArrayList<>();
-      for (Object v : row) {
-        r.add(v instanceof BigDecimal b ? b.setScale(0, java.math.RoundingMode.HALF_EVEN) : v);
-      }
-      out.add(r);
-    }
-    return out;
+    return ResultRows.rounded(rows);
   }
 
   private static SQLException refused(String sql, String state) throws SQLException {
