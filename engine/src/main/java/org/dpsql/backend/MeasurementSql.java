@@ -57,6 +57,16 @@ public final class MeasurementSql {
    * temporary table, see {@link BoundedSnapshots}), the SQL reads it and bounds nothing more.
    */
   public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot) {
+    return of(plan, dialect, snapshot, false);
+  }
+
+  /**
+   * The plan's SQL. With {@code oneRowPerUnit} (the backend declares the privacy unit unique, see
+   * {@link UniqueUnits}), every unit has at most one row, which bounding to {@code
+   * max_rows_per_unit >= 1} rows would always keep: the SQL aggregates the table directly.
+   */
+  public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
+      boolean oneRowPerUnit) {
     TablePolicy table = plan.query().table();
     List<String> keyExprs = new ArrayList<>();
     List<String> conditions = new ArrayList<>();
@@ -95,7 +105,7 @@ public final class MeasurementSql {
     StringBuilder sb = new StringBuilder("SELECT ");
     List<String> select = new ArrayList<>();
     List<String> groupBy = new ArrayList<>();
-    if (table.unitIsRow() || snapshot != null) {
+    if (table.unitIsRow() || snapshot != null || oneRowPerUnit) {
       for (int i = 0; i < keyExprs.size(); i++) {
         select.add(keyExprs.get(i) + " AS " + dialect.quoteIdentifier("K" + i));
         groupBy.add(keyExprs.get(i));

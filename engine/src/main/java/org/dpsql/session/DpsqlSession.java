@@ -633,7 +633,10 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         + (plan.query().table().unitIsRow() ? " (each row is a privacy unit)"
             : " (privacy unit " + plan.query().table().privacyUnit() + ", at most "
                 + plan.maxRowsPerUnit() + " rows per unit, bounding "
-                + plan.query().table().bounding().policyName() + ")")});
+                + (measurer.oneRowPerUnit(plan.query().table())
+                    ? "not needed: the backend declares " + plan.query().table().privacyUnit()
+                        + " unique (primary key or unique index), one row per unit"
+                    : plan.query().table().bounding().policyName()) + ")")});
     rows.add(new Object[] {"cells: " + plan.cells().size() + " (the full policy domain, zeros included)"});
     rows.add(new Object[] {"cost: " + noise.charge() + " (" + accountant.accounting().policyName()
         + " accounting; remaining " + accountant.remaining() + ")"});
