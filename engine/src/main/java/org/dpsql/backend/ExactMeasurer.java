@@ -37,6 +37,11 @@ public final class ExactMeasurer {
       return MeasurementSql.of(plan, dialect, null, true); // nothing to bound, no snapshot needed
     }
     if (!table.unitIsRow() && table.bounding() == Bounding.SNAPSHOT) {
+      if (!BackendDialects.supportsTemporaryTables(dialect)) {
+        throw org.dpsql.errors.SqlStates.policyError("tables." + table.name() + ".bounding: "
+            + "snapshot needs a temporary table, which this backend does not have; use "
+            + "bounding: per_query");
+      }
       return MeasurementSql.of(plan, dialect, snapshots.snapshotOf(table));
     }
     return MeasurementSql.of(plan, dialect);
