@@ -44,7 +44,8 @@ public final class ExactMeasurer {
       }
       return MeasurementSql.of(plan, dialect, snapshots.snapshotOf(table));
     }
-    return MeasurementSql.of(plan, dialect);
+    return MeasurementSql.of(plan, dialect, null, false,
+        !table.unitIsRow() && uniqueUnits.unitNotNull(table));
   }
 
   /**

@@ -70,6 +70,16 @@ public final class MeasurementSql {
    */
   public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
       boolean oneRowPerUnit) {
+    return of(plan, dialect, snapshot, oneRowPerUnit, false);
+  }
+
+  /**
+   * As {@link #of(MeasurementPlan, SqlDialect, String, boolean)}; {@code unitNotNull} (the
+   * backend declares the unit column {@code NOT NULL}) lets per-query bounding on H2 skip the
+   * treatment of NULL units.
+   */
+  public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
+      boolean oneRowPerUnit, boolean unitNotNull) {
     TablePolicy table = plan.query().table();
     List<String> keyExprs = new ArrayList<>();
     List<String> conditions = new ArrayList<>();
@@ -119,7 +129,8 @@ public final class MeasurementSql {
       }
       sb.append(String.join(", ", select)).append(" FROM ").append(from).append(whereSql);
     } else if (heavyUnitsOnly(dialect, plan)) {
-      return heavyUnitsOnly(plan, dialect, keyExprs, valueExprs, from, whereSql, params);
+      return heavyUnitsOnly(plan, dialect, keyExprs, valueExprs, from, whereSql, params,
+          unitNotNull);
     } else {
       List<String> inner = new ArrayList<>();
       for (int i = 0; i < keyExprs.size(); i++) {
@@ -158,7 +169,7 @@ public final class MeasurementSql {
 
   /**
    * Whether per-query bounding is written as {@link #heavyUnitsOnly(MeasurementPlan, SqlDialect,
-   * List, List, String, String, List) all rows minus the rows dropped from heavy units}: on H2
+   * List, List, String, String, List, boolean) all rows minus the rows dropped from heavy units}: on H2
    * (whose window over all rows is its slowest part, and which reads one snapshot per statement),
    * for plans without {@code COUNT(DISTINCT unit)} (which does not decompose into a difference).
    */
@@ -173,7 +184,7 @@ public final class MeasurementSql {
    * aggregated, and the rows that bounding drops are subtracted again. A unit is heavy when more
    * than k of its rows pass the filter ({@code GROUP BY unit HAVING COUNT(*) > k}, one grouped
    * pass); only heavy units' rows (and rows whose unit is NULL, which the window treats as one
-   * unit) are numbered in random order per unit, and those numbered beyond k are subtracted:
+   * unit, unless the column is declared NOT NULL) are numbered in random order per unit, and those numbered beyond k are subtracted:
    *
    * <pre>
    *   SELECT K.., SUM(M..) FROM (
@@ -197,7 +208,7 @@ public final class MeasurementSql {
    */
   private static MeasurementSql heavyUnitsOnly(MeasurementPlan plan, SqlDialect dialect,
       List<String> keyExprs, List<String> valueExprs, String from, String whereSql,
-      List<Integer> params) {
+      List<Integer> params, boolean unitNotNull) {
     TablePolicy table = plan.query().table();
     String unit = dialect.quoteIdentifier(table.privacyUnit());
     int k = plan.maxRowsPerUnit();
@@ -235,8 +246,10 @@ public final class MeasurementSql {
         + "SELECT " + String.join(", ", all) + " FROM " + from + whereSql
         + (keyExprs.isEmpty() ? "" : " GROUP BY " + String.join(", ", keyExprs))
         + " UNION ALL SELECT " + String.join(", ", dropped) + " FROM (SELECT "
-        + String.join(", ", inner) + " FROM " + from + filter + "(" + unit + " IS NULL OR " + unit
-        + " IN (" + heavy + "))) " + dialect.quoteIdentifier("DPSQL_B") + " WHERE " + rn + " > " + k
+        + String.join(", ", inner) + " FROM " + from + filter
+        // a NOT NULL unit needs no NULL branch, and a plain IN lets H2 use an index on the unit
+        + (unitNotNull ? unit + " IN (" + heavy + ")" : "(" + unit + " IS NULL OR " + unit
+            + " IN (" + heavy + "))") + ") " + dialect.quoteIdentifier("DPSQL_B") + " WHERE " + rn + " > " + k
         + groupKeys + ") " + dialect.quoteIdentifier("DPSQL_U") + groupKeys;
     List<Integer> order = new ArrayList<>(params);
     order.addAll(params); // the dropped rows' filter
