@@ -23,7 +23,9 @@ import org.dpsql.policy.TablePolicy;
  * keep every row, and the measurement may skip it. (A unique index on a nullable column admits any
  * number of NULL units, which bounding treats as one unit: such a column is not trusted.) Anything
  * else, including metadata the driver cannot read, answers {@code false}, and the table is bounded
- * as the policy says.
+ * as the policy says. The answers are read once per connection and table: the data owner must not
+ * drop such a constraint (or make the column nullable) while connections are open, or must
+ * reconnect them.
  */
 public final class UniqueUnits {
   private final Connection backend;
