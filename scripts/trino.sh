@@ -81,8 +81,17 @@ install_server() {
   rm -rf "$tmp"
 }
 
+heap_mb() { # 3G, 3072M, 3g -> MB
+  local v=${HEAP%[gGmM]}
+  case "$HEAP" in
+    *[gG]) echo $((v * 1024)) ;;
+    *) echo "$v" ;;
+  esac
+}
+
 write_config() {
   mkdir -p "$STATE/etc/catalog" "$STATE/data"
+  local query_mb=$(( $(heap_mb) / 3 ))
   cat > "$STATE/etc/node.properties" <<PROPS
 node.environment=dpsql
 node.id=dpsql-$PORT
@@ -109,8 +118,8 @@ coordinator=true
 node-scheduler.include-coordinator=true
 http-server.http.port=$PORT
 discovery.uri=http://localhost:$PORT
-query.max-memory=1GB
-query.max-memory-per-node=1GB
+query.max-memory=${query_mb}MB
+query.max-memory-per-node=${query_mb}MB
 task.concurrency=2
 PROPS
   cat > "$STATE/etc/log.properties" <<PROPS
@@ -139,7 +148,7 @@ case "$cmd" in
   start)
     JDK=$(find_jdk)
     if [ -z "$JDK" ] || [ ! -x "$JDK/bin/java" ]; then
-      say "no JDK 24 or newer under /usr/lib/jvm (Trino $VERSION needs one; set DPSQL_TRINO_JAVA_HOME): not started"
+      say "no usable JDK (DPSQL_TRINO_JAVA_HOME='${DPSQL_TRINO_JAVA_HOME:-}', or none of Java 24+ under /usr/lib/jvm; Trino $VERSION needs one): not started"
       exit 3
     fi
     if [ "$(java_major "$JDK")" -lt 24 ]; then
@@ -153,13 +162,17 @@ case "$cmd" in
       install_server
       write_config
       launcher start > /dev/null
-      for _ in $(seq 1 180); do
+      for i in $(seq 1 180); do
         answers && break
+        # the server exited (checked once it had time to write its pid): no use waiting
+        if [ "$i" -gt 15 ] && ! launcher status > /dev/null 2>&1; then
+          break
+        fi
         sleep 1
       done
       if ! answers; then
-        say "did not come up within 180 s; server log: $STATE/data/var/log/server.log"
-        tail -n 40 "$STATE/data/var/log/server.log" >&2 2> /dev/null || true
+        say "did not come up (exited, or not within 180 s); server log: $STATE/data/var/log/server.log"
+        grep -m 5 -A 3 "ERROR" "$STATE/data/var/log/server.log" >&2 2> /dev/null || true
         launcher stop > /dev/null 2>&1 || true
         exit 4
       fi
