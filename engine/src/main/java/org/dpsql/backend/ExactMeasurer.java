@@ -21,20 +21,40 @@ public final class ExactMeasurer {
   private final Connection backend;
   private final SqlDialect dialect;
   private final BoundedSnapshots snapshots;
+  private final UniqueUnits uniqueUnits;
 
   public ExactMeasurer(Connection backend, SqlDialect dialect) {
     this.backend = backend;
     this.dialect = dialect;
     this.snapshots = new BoundedSnapshots(backend, dialect);
+    this.uniqueUnits = new UniqueUnits(backend);
   }
 
   /** The backend SQL that measures a plan (creating the table's bounded snapshot if it needs one). */
   public MeasurementSql sqlFor(MeasurementPlan plan) throws SQLException {
     TablePolicy table = plan.query().table();
+    if (oneRowPerUnit(table)) {
+      return MeasurementSql.of(plan, dialect, null, true); // nothing to bound, no snapshot needed
+    }
     if (!table.unitIsRow() && table.bounding() == Bounding.SNAPSHOT) {
+      if (!BackendDialects.supportsTemporaryTables(dialect)) {
+        throw org.dpsql.errors.SqlStates.policyError("tables." + table.name() + ".bounding: "
+            + "snapshot needs a temporary table, which this backend does not have; use "
+            + "bounding: per_query");
+      }
       return MeasurementSql.of(plan, dialect, snapshots.snapshotOf(table));
     }
-    return MeasurementSql.of(plan, dialect);
+    return MeasurementSql.of(plan, dialect, null, false,
+        !table.unitIsRow() && uniqueUnits.unitNotNull(table));
+  }
+
+  /**
+   * Whether the backend declares the table's privacy unit unique and not null (its primary key or
+   * a unique index), so that its measurements need no contribution bounding (see {@link
+   * UniqueUnits}); read once per table.
+   */
+  public boolean oneRowPerUnit(TablePolicy table) {
+    return uniqueUnits.oneRowPerUnit(table);
   }
 
   public SqlDialect dialect() {

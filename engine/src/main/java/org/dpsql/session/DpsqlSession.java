@@ -15,13 +15,14 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.apache.calcite.sql.SqlDialect;
-import org.apache.calcite.sql.SqlDialectFactoryImpl;
 import org.dpsql.accounting.Accountant;
 import org.dpsql.accounting.Accounting;
 import org.dpsql.accounting.BudgetExceededException;
 import org.dpsql.accounting.ChargeMeter;
 import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.backend.BackendCatalog;
+import org.dpsql.backend.BackendDialects;
+import org.dpsql.backend.UniqueUnits;
 import org.dpsql.backend.ExactMeasurer;
 import org.dpsql.backend.MeasurementSql;
 import org.dpsql.errors.SqlStates;
@@ -142,7 +143,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       // from here on every backend statement carries the owner's timeout
       Connection limited = timeout == null ? backend : StatementTimeout.wrap(backend, timeout);
       BackendCatalog catalog = BackendCatalog.read(limited, policy);
-      SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
+      SqlDialect dialect = BackendDialects.of(backend.getMetaData());
+      refuseUnsupportedBounding(policy, dialect, backend);
       QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect,
           sql -> runOn(limited, sql, List.of()).rows());
       Accounting accounting = Accounting.parse(policy.budget().accounting());
@@ -164,6 +166,28 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     } catch (SQLException | RuntimeException e) {
       backend.close();
       throw e;
+    }
+  }
+
+  /**
+   * Refuses (XDP04, when the connection opens) a policy whose {@code bounding: snapshot} the
+   * backend cannot honour: Trino has no temporary tables. A table whose unit the backend declares
+   * unique needs no snapshot and passes.
+   */
+  private static void refuseUnsupportedBounding(Policy policy, SqlDialect dialect,
+      Connection backend) throws SQLException {
+    if (BackendDialects.supportsTemporaryTables(dialect)) {
+      return;
+    }
+    UniqueUnits unique = new UniqueUnits(backend);
+    for (org.dpsql.policy.TablePolicy t : policy.tables().values()) {
+      if (!t.isPublic() && !t.unitIsRow()
+          && t.bounding() == org.dpsql.policy.Bounding.SNAPSHOT && !unique.oneRowPerUnit(t)) {
+        throw SqlStates.policyError("policy " + policy.source() + ": tables." + t.name()
+            + ".bounding: snapshot needs a temporary table per connection, which this backend ("
+            + backend.getMetaData().getDatabaseProductName() + ") does not have; use bounding: "
+            + "per_query (the default), which bounds inside each query");
+      }
     }
   }
 
@@ -633,7 +657,10 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         + (plan.query().table().unitIsRow() ? " (each row is a privacy unit)"
             : " (privacy unit " + plan.query().table().privacyUnit() + ", at most "
                 + plan.maxRowsPerUnit() + " rows per unit, bounding "
-                + plan.query().table().bounding().policyName() + ")")});
+                + (measurer.oneRowPerUnit(plan.query().table())
+                    ? "not needed: the backend declares " + plan.query().table().privacyUnit()
+                        + " unique (primary key or unique index), one row per unit"
+                    : plan.query().table().bounding().policyName()) + ")")});
     rows.add(new Object[] {"cells: " + plan.cells().size() + " (the full policy domain, zeros included)"});
     rows.add(new Object[] {"cost: " + noise.charge() + " (" + accountant.accounting().policyName()
         + " accounting; remaining " + accountant.remaining() + ")"});

@@ -65,8 +65,12 @@ class PostgresBackendTest {
   }
 
   private static Connection connect(String bounding) throws Exception {
+    return connect(bounding, "rider_id");
+  }
+
+  private static Connection connect(String bounding, String unit) throws Exception {
     Files.writeString(policy, "allow_seed: true\nbudget:\n  accounting: zcdp\n  per_connection: {rho: 1000}\n"
-        + "  default_query: {rho: 400}\ntables:\n  trips:\n    privacy_unit: rider_id\n    max_rows_per_unit: 5\n"
+        + "  default_query: {rho: 400}\ntables:\n  trips:\n    privacy_unit: " + unit + "\n    max_rows_per_unit: 5\n"
         + "    bounding: " + bounding + "\n    columns:\n      region: {values: [N, S, E, W]}\n"
         + "      age: {min: 18, max: 77, bin: 10}\n      fare: {clamp: [0, 100]}\n      km: {clamp: [0, 50]}\n"
         + "      pickup: {min: 2024-01-01, max: 2024-12-31, bin: 1 day}\n"
@@ -212,6 +216,35 @@ class PostgresBackendTest {
         }
       }
       assertEquals(31, days);
+    }
+  }
+
+  /** PostgreSQL's metadata shows trip_id as the primary key: no bounding; rider_id is bounded. */
+  @ParameterizedTest
+  @ValueSource(strings = {"per_query", "snapshot"})
+  void aPrimaryKeyUnitIsNotBounded(String bounding) throws Exception {
+    for (String unit : List.of("trip_id", "rider_id")) {
+      try (Connection c = connect(bounding, unit); Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR SELECT region, COUNT(*) FROM trips GROUP BY region")) {
+        StringBuilder plan = new StringBuilder();
+        while (rs.next()) {
+          plan.append(rs.getString(1)).append('\n');
+        }
+        boolean bounded = plan.toString().contains("ROW_NUMBER") || plan.toString().contains("dpsql_snapshot")
+            || plan.toString().toUpperCase(java.util.Locale.ROOT).contains("DPSQL_SNAPSHOT");
+        assertEquals(unit.equals("rider_id"), bounded, plan.toString());
+        if (unit.equals("trip_id")) {
+          assertTrue(plan.toString().contains("bounding not needed"), plan.toString());
+          long total = 0;
+          try (ResultSet r = st.executeQuery("SELECT region, COUNT(*) FROM trips GROUP BY region")) {
+            while (r.next()) {
+              total += r.getLong(2);
+            }
+          }
+          // rho 400: sigma = 5 / sqrt(800) = 0.18 per cell; every one of the 5000 trips counts
+          assertTrue(Math.abs(total - 5000) <= 4, "total " + total);
+        }
+      }
     }
   }
 

@@ -1,0 +1,414 @@
+package org.dpsql.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.calcite.sql.SqlDialect;
+import org.dpsql.backend.BackendCatalog;
+import org.dpsql.backend.BackendDialects;
+import org.dpsql.backend.ExactMeasurer;
+import org.dpsql.policy.Policy;
+import org.dpsql.policy.PolicyLoader;
+import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.sql.AnalyzedStatement;
+import org.dpsql.sql.QueryAnalyzer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract suite on a Trino backend ({@code jdbc:dpsql:trino://HOST:PORT/memory/SCHEMA}): the
+ * tables live in Trino's memory catalog, in a schema of their own per run. Runs when
+ * DPSQL_TEST_TRINO_URL (e.g. {@code jdbc:trino://localhost:18080}) names a server;
+ * {@code scripts/trino.sh start} (called by .ci/run) starts one. Otherwise every test is skipped
+ * and the reason printed.
+ *
+ * <p>Noise-free answers: the measurement vectors dpsql pushes down are compared with Trino's own
+ * answers to the plain SQL, and end-to-end answers are released with a budget so large (ρ = 10^8
+ * per query) that the discrete Gaussian noise is 0 in all but a negligible fraction of draws.
+ */
+class TrinoBackendTest {
+  static final String ENV = "DPSQL_TEST_TRINO_URL";
+  static String url;
+  static Properties login;
+  static String schema;
+  static Path policy;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    String base = System.getenv(ENV);
+    if (base == null || !base.startsWith("jdbc:trino:")) {
+      String reason = "Trino backend tests skipped: " + ENV + " is not set (run scripts/trino.sh "
+          + "start, which needs a JDK 24+ under /usr/lib/jvm, and export the line it prints)";
+      System.out.println(reason);
+      Assumptions.assumeTrue(false, reason);
+    }
+    url = base.replaceAll("/+$", "");
+    login = new Properties();
+    login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_TRINO_USER", "dpsql"));
+    schema = "dpsql_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
+      st.execute("CREATE SCHEMA memory." + schema);
+      String s = "memory." + schema;
+      // 5,000 trips of 1,700 riders (at most 3 trips each, so bounding to 5 keeps every row and
+      // the noise-free answers are Trino's own)
+      st.execute("CREATE TABLE " + s + ".trips AS SELECT CAST(g AS bigint) AS trip_id, "
+          + "CAST(g % 1700 AS integer) AS rider_id, "
+          + "element_at(ARRAY['N', 'S', 'E', 'W'], 1 + CAST(g % 4 AS integer)) AS region, "
+          + "CAST(g % 3 AS integer) AS county, CAST(18 + g % 60 AS integer) AS age, "
+          + "CAST((g % 9000) / 100.0 AS decimal(8, 2)) AS fare, CAST(g % 500 AS double) / 10 AS km, "
+          + "CAST(g % 16 AS integer) AS x, CAST((g / 16) % 16 AS integer) AS y "
+          + "FROM UNNEST(sequence(1, 5000)) AS t(g)");
+      // 1,000 visits of 1,000 riders and 200 of one heavy rider
+      st.execute("CREATE TABLE " + s + ".visits AS SELECT CAST(IF(g > 1000, 999999, g) AS integer) "
+          + "AS rider_id, element_at(ARRAY['N', 'S', 'E', 'W'], 1 + CAST(g % 4 AS integer)) AS region "
+          + "FROM UNNEST(sequence(1, 1200)) AS t(g)");
+      st.execute("CREATE TABLE " + s + ".zones (region varchar, name varchar)");
+      st.execute("INSERT INTO " + s + ".zones VALUES ('N', 'North'), ('S', 'South'), ('E', 'East')");
+      // SafeTab: 600 persons in 2 states, each in 1 or 2 of 3 iterations
+      st.execute("CREATE TABLE " + s + ".persons AS SELECT CAST(g AS integer) AS pid, "
+          + "IF(g % 2 = 0, 'S1', 'S2') AS state, IF(g % 3 = 0, 'F', 'M') AS sex, "
+          + "CAST(g % 90 AS integer) AS age FROM UNNEST(sequence(1, 600)) AS t(g)");
+      st.execute("CREATE TABLE " + s + ".person_iteration AS SELECT pid, iteration FROM ("
+          + "SELECT pid, 'I1' AS iteration FROM " + s + ".persons UNION ALL "
+          + "SELECT pid, 'I2' FROM " + s + ".persons WHERE pid % 5 = 0 UNION ALL "
+          + "SELECT pid, 'I3' FROM " + s + ".persons WHERE pid % 7 = 0)");
+    }
+    policy = Files.createTempFile("trino-policy", ".yaml");
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    if (schema == null || url == null) {
+      return;
+    }
+    try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
+      for (String t : List.of("trips", "visits", "zones", "persons", "person_iteration")) {
+        st.execute("DROP TABLE IF EXISTS memory." + schema + "." + t);
+      }
+      st.execute("DROP SCHEMA IF EXISTS memory." + schema);
+    }
+    Files.deleteIfExists(policy);
+  }
+
+  private static final String TABLES = "tables:\n  trips:\n    privacy_unit: rider_id\n"
+      + "    max_rows_per_unit: 5\n    bounding: BOUNDING\n    columns:\n"
+      + "      region: {values: [N, S, E, W]}\n      county: {values: [0, 1, 2]}\n"
+      + "      age: {min: 18, max: 77, bin: 10}\n      fare: {clamp: [0, 100]}\n"
+      + "      km: {clamp: [0, 50]}\n      x: {min: 0, max: 15}\n      y: {min: 0, max: 15}\n"
+      + "    hierarchies:\n      GEO: [region, county]\n    spatial:\n      LOC: [x, y]\n"
+      + "  visits:\n    privacy_unit: rider_id\n    max_rows_per_unit: 5\n    bounding: BOUNDING\n"
+      + "    columns:\n      region: {values: [N, S, E, W]}\n"
+      + "  zones: {public: true}\n";
+
+  private static final String ADAPTIVE = "adaptive_tables:\n  DHC:\n"
+      + "    persons: {table: persons, person: pid, sex: sex, age: age}\n"
+      + "    iterations: {table: person_iteration, person: pid, iteration: iteration}\n"
+      + "    mechanism: geometric\n    gamma: 0.1\n    thresholds: [10, 100, 1000]\n"
+      + "    sexes: [M, F]\n    ages: {max: 115, bins: census}\n    levels:\n"
+      + "      NATION: {iterations: &its [I1, I2, I3], budget: {epsilon: 100000000}, stability: 3}\n"
+      + "      STATE: {geography: state, geographies: [S1, S2], iterations: *its, "
+      + "budget: {epsilon: 100000000}, stability: 3}\n";
+
+  private static void writePolicy(String accounting, String bounding) throws Exception {
+    String budget = accounting.equals("pure")
+        ? "budget:\n  accounting: pure\n  per_connection: {epsilon: 1000000000}\n"
+            + "  default_query: {epsilon: 100000000}\n"
+        : "budget:\n  accounting: zcdp\n  per_connection: {rho: 1000000000}\n"
+            + "  default_query: {rho: 100000000}\n";
+    Files.writeString(policy, "allow_seed: true\n" + budget + TABLES.replace("BOUNDING", bounding)
+        + (accounting.equals("pure") ? ADAPTIVE : ""));
+  }
+
+  /** The dpsql URL: {@code jdbc:dpsql:trino://HOST:PORT/memory/SCHEMA}. */
+  private static String dpsqlUrl() {
+    return "jdbc:dpsql:" + url.substring("jdbc:".length()) + "/memory/" + schema;
+  }
+
+  private static Connection connect(String accounting, String bounding) throws Exception {
+    writePolicy(accounting, bounding);
+    Properties p = new Properties();
+    p.putAll(login);
+    p.setProperty("policy", policy.toString());
+    p.setProperty("seed", "11");
+    return DriverManager.getConnection(dpsqlUrl(), p);
+  }
+
+  private static Connection trino() throws SQLException {
+    return DriverManager.getConnection(url + "/memory/" + schema, login);
+  }
+
+  /** Trino's own answer: the first column as text, the second as a long. */
+  private static Map<String, Long> trinoCounts(String sql) throws SQLException {
+    Map<String, Long> out = new LinkedHashMap<>();
+    try (Connection c = trino(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        out.put(rs.getString(1), rs.getLong(2));
+      }
+    }
+    return out;
+  }
+
+  private static long trinoScalar(String sql) throws SQLException {
+    try (Connection c = trino(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      assertTrue(rs.next());
+      return rs.getLong(1);
+    }
+  }
+
+  private static Map<String, Long> dpsqlCounts(Connection c, String sql) throws SQLException {
+    Map<String, Long> out = new LinkedHashMap<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        out.put(rs.getString(1), Math.round(rs.getDouble(2))); // workload estimates are doubles
+      }
+    }
+    return out;
+  }
+
+  /** The exact measurement vectors dpsql pushes down to Trino for {@code sql}. */
+  private static long[][] measure(String sql) throws Exception {
+    writePolicy("zcdp", "per_query");
+    try (Connection backend = trino()) {
+      Policy p = PolicyLoader.load(policy.toString(), backend);
+      SqlDialect dialect = BackendDialects.of(backend.getMetaData());
+      assertTrue(BackendDialects.isTrino(dialect));
+      QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(backend, p),
+          backend.getSchema(), dialect);
+      AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(sql);
+      return new ExactMeasurer(backend, dialect).measure(MeasurementPlan.of(q.query()), List.of());
+    }
+  }
+
+  @Test
+  void noiseFreeMeasurementsAreTrinosOwnAnswers() throws Exception {
+    long[][] x = measure("SELECT region, COUNT(*), SUM(fare), COUNT(km) FROM trips "
+        + " GROUP BY region");
+    Map<String, Long> counts = trinoCounts("SELECT region, COUNT(*) FROM trips "
+        + "GROUP BY region");
+    Map<String, Long> sums = trinoCounts("SELECT region, CAST(SUM(fare) * 1000 AS bigint) FROM trips "
+        + " GROUP BY region");
+    List<String> regions = List.of("N", "S", "E", "W");
+    for (int i = 0; i < 4; i++) {
+      assertEquals(counts.get(regions.get(i)), x[0][i], regions.get(i));
+      assertEquals(sums.get(regions.get(i)), x[1][i], "SUM(fare) in steps of 0.001, " + regions.get(i));
+      assertEquals(counts.get(regions.get(i)), x[2][i], regions.get(i));
+    }
+  }
+
+  @Test
+  void theHeavyRiderIsBoundedToFiveRows() throws Exception {
+    long[][] x = measure("SELECT region, COUNT(*) FROM visits GROUP BY region");
+    long total = x[0][0] + x[0][1] + x[0][2] + x[0][3];
+    assertEquals(1000 + 5, total, "the rider with 200 visits counts 5");
+    assertEquals(1005, trinoScalar("SELECT SUM(LEAST(n, 5)) FROM (SELECT COUNT(*) n FROM visits "
+        + "GROUP BY rider_id) t"));
+    assertEquals(1200, trinoScalar("SELECT COUNT(*) FROM visits"));
+  }
+
+  @Test
+  void privateAggregatesPublicTablesAndTheBudget() throws Exception {
+    try (Connection c = connect("zcdp", "per_query"); Statement st = c.createStatement()) {
+      Map<String, Long> truth = trinoCounts("SELECT region, COUNT(*) FROM trips "
+          + "WHERE age BETWEEN 20 AND 49 GROUP BY region");
+      Map<String, Long> got = dpsqlCounts(c, "SELECT REGION, COUNT(*) FROM Trips "
+          + "WHERE age BETWEEN 20 AND 49 GROUP BY region");
+      assertEquals(List.of("N", "S", "E", "W"), new ArrayList<>(got.keySet()));
+      assertEquals(truth, got);
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT age, COUNT(*) FROM trips WHERE age BETWEEN ? AND ? GROUP BY age")) {
+        ps.setInt(1, 20);
+        ps.setInt(2, 40);
+        assertEquals(6, TestDatabase.rows(ps.executeQuery()).size());
+      }
+      try (ResultSet rs = st.executeQuery("SELECT AVG(km), SUM(fare) FROM trips")) {
+        assertTrue(rs.next());
+        double avg = rs.getDouble(1);
+        double truthAvg = trinoScalar("SELECT CAST(AVG(km) * 1000 AS bigint) FROM trips") / 1000.0;
+        assertEquals(truthAvg, avg, 0.01);
+      }
+      try (ResultSet rs = st.executeQuery("SELECT name FROM zones WHERE region = 'N'")) {
+        assertTrue(rs.next());
+        assertEquals("North", rs.getString(1));
+      }
+      assertEquals(0, new java.math.BigDecimal("300000000").compareTo(
+          TestDatabase.session(c).accountant().spent().rho()), "three private statements of 1e8");
+    }
+  }
+
+  @Test
+  void snapshotBoundingIsRefusedBecauseTrinoHasNoTemporaryTables() throws Exception {
+    SQLException e = assertThrows(SQLException.class, () -> connect("zcdp", "snapshot").close());
+    assertEquals("XDP04", e.getSQLState());
+    assertTrue(e.getMessage().contains("bounding: per_query"), e.getMessage());
+    assertTrue(e.getMessage().contains("temporary table"), e.getMessage());
+  }
+
+  @Test
+  void statementsAroundPrivateAggregatesAndJoinsWithPublicTables() throws Exception {
+    try (Connection c = connect("zcdp", "per_query"); Statement st = c.createStatement()) {
+      Map<String, Long> truth = trinoCounts("SELECT z.name, COUNT(*) FROM trips t JOIN zones z "
+          + "ON t.region = z.region GROUP BY z.name");
+      Map<String, Long> lookup = dpsqlCounts(c, "SELECT z.name, COUNT(*) FROM trips t JOIN zones z "
+          + "ON t.region = z.region GROUP BY z.name");
+      assertEquals(truth.size(), lookup.size());
+      truth.forEach((k, v) -> assertEquals(v, lookup.get(k), k));
+      // a release joined with a public table above it, HAVING and a window over releases
+      Map<String, Long> above = dpsqlCounts(c, "SELECT z.name, t.n FROM (SELECT region, COUNT(*) AS n "
+          + "FROM trips GROUP BY region) t JOIN zones z ON z.region = t.region");
+      truth.forEach((k, v) -> assertEquals(v, above.get(k), k));
+      List<Object[]> ranked = TestDatabase.rows(st.executeQuery("SELECT region, COUNT(*) AS n, "
+          + "RANK() OVER (ORDER BY COUNT(*) DESC) AS rk FROM trips "
+          + "GROUP BY region HAVING COUNT(*) > 0"));
+      assertEquals(4, ranked.size());
+      // a derived column evaluated by Trino on the domain
+      Map<String, Long> lower = dpsqlCounts(c, "SELECT LOWER(region) AS r, COUNT(*) FROM trips "
+          + " GROUP BY LOWER(region) ORDER BY 1");
+      assertEquals(List.of("e", "n", "s", "w"), new ArrayList<>(lower.keySet()));
+      assertEquals(trinoScalar("SELECT COUNT(*) FROM trips WHERE region = 'E'"),
+          lower.get("e"));
+      try (ResultSet rs = st.executeQuery("SELECT * FROM trips WHERE 1 = 0")) {
+        assertFalse(rs.next());
+      }
+    }
+  }
+
+  @Test
+  void workloadsAndTheWorkloadFunction() throws Exception {
+    try (Connection c = connect("zcdp", "per_query"); Statement st = c.createStatement()) {
+      List<Object[]> batch = TestDatabase.rows(st.executeQuery("SELECT COUNT(*) FROM trips WHERE "
+          + "age BETWEEN 18 AND 27 UNION ALL SELECT COUNT(*) FROM trips WHERE "
+          + "age BETWEEN 28 AND 47"));
+      assertEquals(2, batch.size());
+      assertEquals(trinoScalar("SELECT COUNT(*) FROM trips WHERE age BETWEEN 18 AND 27"),
+          ((Number) batch.get(0)[0]).doubleValue(), 0.5);
+      assertEquals(trinoScalar("SELECT COUNT(*) FROM trips WHERE age BETWEEN 28 AND 47"),
+          ((Number) batch.get(1)[0]).doubleValue(), 0.5);
+      List<Object[]> ranges = TestDatabase.rows(st.executeQuery("SELECT * FROM TABLE(DPSQL.WORKLOAD("
+          + "'trips', 'PREFIX(age)', 'rho=1000000'))"));
+      assertEquals(6, ranges.size());
+      long all = trinoScalar("SELECT COUNT(*) FROM trips");
+      assertEquals(all, ((Number) ranges.get(5)[1]).doubleValue(), 0.5, "the last prefix is every row");
+    }
+  }
+
+  @Test
+  void rollupOverAHierarchyIsAnsweredByInfTda() throws Exception {
+    try (Connection c = connect("zcdp", "per_query"); Statement st = c.createStatement()) {
+      List<Object[]> rows = TestDatabase.rows(st.executeQuery("SELECT /*+ DP(mechanism='topdown') */ "
+          + "region, county, COUNT(*) FROM trips GROUP BY ROLLUP(region, county)"));
+      Map<String, Long> truth = trinoCounts("SELECT region || '/' || CAST(county AS varchar), COUNT(*) "
+          + "FROM trips GROUP BY region, county");
+      int leaves = 0;
+      for (Object[] r : rows) {
+        if (r[0] != null && r[1] != null) {
+          leaves++;
+          long expected = truth.getOrDefault(r[0] + "/" + r[1], 0L);
+          assertEquals(expected, ((Number) r[2]).longValue(), r[0] + "/" + r[1]);
+        }
+      }
+      assertEquals(12, leaves);
+    }
+  }
+
+  @Test
+  void htfRectangles() throws Exception {
+    try (Connection c = connect("zcdp", "per_query");
+        PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM trips WHERE x BETWEEN ? AND ? "
+            + "AND y BETWEEN ? AND ?")) {
+      ps.setInt(1, 0);
+      ps.setInt(2, 15);
+      ps.setInt(3, 0);
+      ps.setInt(4, 15);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertTrue(rs.next());
+        assertEquals(5000, rs.getLong(1), 5000 * 0.02, "the whole grid");
+      }
+      java.math.BigDecimal paid = TestDatabase.session(c).accountant().spent().rho();
+      ps.setInt(1, 0);
+      ps.setInt(2, 7);
+      ps.setInt(3, 0);
+      ps.setInt(4, 7);
+      long truth = trinoScalar("SELECT COUNT(*) FROM trips WHERE x <= 7 AND y <= 7");
+      try (ResultSet rs = ps.executeQuery()) {
+        assertTrue(rs.next());
+        assertEquals(truth, rs.getLong(1), truth * 0.1, "a quarter of the grid");
+      }
+      assertEquals(0, paid.compareTo(TestDatabase.session(c).accountant().spent().rho()),
+          "the second rectangle is answered from the released tree, free");
+    }
+  }
+
+  @Test
+  void adaptiveTable() throws Exception {
+    try (Connection c = connect("pure", "per_query"); Statement st = c.createStatement()) {
+      List<Object[]> rows = TestDatabase.rows(st.executeQuery(
+          "SELECT * FROM TABLE(DPSQL.ADAPTIVE_TABLE('DHC'))"));
+      List<String> names = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("SELECT * FROM TABLE(DPSQL.ADAPTIVE_TABLE('DHC'))")) {
+        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+          names.add(rs.getMetaData().getColumnLabel(i).toUpperCase(java.util.Locale.ROOT));
+        }
+      }
+      assertFalse(rows.isEmpty());
+      int checked = 0;
+      int[] at = new int[8];
+      String[] cols = {"LEVEL", "GEOGRAPHY", "ITERATION", "DETAIL", "SEX", "AGE_LOW", "AGE_HIGH", "COUNT"};
+      for (int i = 0; i < cols.length; i++) {
+        at[i] = names.indexOf(cols[i]);
+        assertTrue(at[i] >= 0, cols[i] + " in " + names);
+      }
+      for (Object[] row : rows) {
+        Object[] r = new Object[8];
+        for (int i = 0; i < 8; i++) {
+          r[i] = row[at[i]];
+        }
+        String where = " WHERE pi.iteration = '" + r[2] + "'"
+            + (r[0].equals("STATE") ? " AND p.state = '" + r[1] + "'" : "")
+            + (r[4] == null ? "" : " AND p.sex = '" + r[4] + "'")
+            + (r[5] == null ? "" : " AND p.age >= " + r[5] + " AND p.age <= " + r[6]);
+        long truth = trinoScalar("SELECT COUNT(DISTINCT p.pid) FROM persons p JOIN person_iteration pi "
+            + "ON p.pid = pi.pid" + where);
+        assertEquals(truth, ((Number) r[7]).longValue(), java.util.Arrays.toString(r));
+        checked++;
+      }
+      assertTrue(checked >= 6);
+    }
+  }
+
+  @Test
+  void refusalsAndWithheldBackendErrors() throws Exception {
+    try (Connection c = connect("zcdp", "per_query"); Statement st = c.createStatement()) {
+      assertEquals("XDP02", assertThrows(SQLException.class,
+          () -> st.executeQuery("SELECT * FROM trips")).getSQLState());
+      assertEquals("XDP02", assertThrows(SQLException.class,
+          () -> st.executeQuery("SELECT rider_id, COUNT(*) FROM trips GROUP BY rider_id")).getSQLState());
+      assertEquals("XDP03", assertThrows(SQLException.class,
+          () -> st.executeQuery("SELECT MIN(fare) FROM trips")).getSQLState());
+      assertEquals("XDP02", assertThrows(SQLException.class,
+          () -> st.executeQuery("DELETE FROM trips")).getSQLState());
+      try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM trips WHERE age > ?")) {
+        ps.setString(1, "not a number");
+        SQLException e = assertThrows(SQLException.class, ps::executeQuery);
+        assertTrue(e.getMessage().contains("withheld"), e.getMessage());
+      }
+    }
+  }
+}
