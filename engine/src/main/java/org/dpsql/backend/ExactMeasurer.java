@@ -44,8 +44,7 @@ public final class ExactMeasurer {
       }
       return MeasurementSql.of(plan, dialect, snapshots.snapshotOf(table));
     }
-    return MeasurementSql.of(plan, dialect, null, false,
-        !table.unitIsRow() && uniqueUnits.unitNotNull(table));
+    return MeasurementSql.of(plan, dialect, null, false);
   }
 
   /**

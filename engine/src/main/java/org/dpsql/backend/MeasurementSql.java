@@ -21,9 +21,7 @@ import org.dpsql.rewrite.MeasurementPlan;
  * <p>Contribution bounding: unless every row is its own unit, the rows that pass the filter are
  * numbered per unit in a random order ({@code ROW_NUMBER() OVER (PARTITION BY unit ORDER BY
  * random)}) and only the first {@code max_rows_per_unit} reach the aggregates: a uniform random
- * subset of each unit's rows. On H2 the same rows are selected by numbering only the rows of units
- * with more than {@code max_rows_per_unit} filtered rows and subtracting those numbered beyond it
- * (see {@link #heavyUnitsOnly(SqlDialect, MeasurementPlan)}). A unit that the backend declares
+ * subset of each unit's rows. A unit that the backend declares
  * unique needs no bounding (see {@link UniqueUnits}). Rows outside the policy domain of a group column belong to no cell
  * and are filtered out before bounding. Identifiers are quoted and policy literals escaped by the
  * dialect; the analyst's filter keeps its dynamic parameters, bound by {@link #parameterOrder()}.
@@ -71,16 +69,6 @@ public final class MeasurementSql {
    */
   public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
       boolean oneRowPerUnit) {
-    return of(plan, dialect, snapshot, oneRowPerUnit, false);
-  }
-
-  /**
-   * As {@link #of(MeasurementPlan, SqlDialect, String, boolean)}; {@code unitNotNull} (the
-   * backend declares the unit column {@code NOT NULL}) lets per-query bounding on H2 skip the
-   * treatment of NULL units.
-   */
-  public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
-      boolean oneRowPerUnit, boolean unitNotNull) {
     TablePolicy table = plan.query().table();
     List<String> keyExprs = new ArrayList<>();
     List<String> conditions = new ArrayList<>();
@@ -133,9 +121,6 @@ public final class MeasurementSql {
             + dialect.quoteIdentifier("M" + i));
       }
       sb.append(String.join(", ", select)).append(" FROM ").append(from).append(whereSql);
-    } else if (heavyUnitsOnly(dialect, plan)) {
-      return heavyUnitsOnly(plan, dialect, keyExprs, valueExprs, from, whereSql, params,
-          unitNotNull);
     } else {
       List<String> inner = new ArrayList<>();
       for (int i = 0; i < keyExprs.size(); i++) {
@@ -170,98 +155,6 @@ public final class MeasurementSql {
   private static String rowNumber(TablePolicy table, SqlDialect dialect) {
     return "ROW_NUMBER() OVER (PARTITION BY " + dialect.quoteIdentifier(table.privacyUnit())
         + " ORDER BY " + randomFunction(dialect) + ")";
-  }
-
-  /**
-   * Whether per-query bounding is written as {@link #heavyUnitsOnly(MeasurementPlan, SqlDialect,
-   * List, List, String, String, List, boolean) all rows minus the rows dropped from heavy units}: on H2
-   * (whose window over all rows is its slowest part, and which reads one snapshot per statement),
-   * for plans without a distinct count ({@code COUNT(DISTINCT unit)} or {@code COUNT(DISTINCT
-   * col)}, which do not decompose into a difference: a value dropped with a heavy unit's extra
-   * rows may also occur in its kept rows).
-   */
-  static boolean heavyUnitsOnly(SqlDialect dialect, MeasurementPlan plan) {
-    return dialect instanceof org.apache.calcite.sql.dialect.H2SqlDialect
-        && plan.measurements().stream().noneMatch(m -> m.kind() == Measurement.Kind.COUNT_DISTINCT_UNIT
-            || m.kind() == Measurement.Kind.COUNT_DISTINCT);
-  }
-
-  /**
-   * Per-query bounding that numbers only the rows of heavy units: every filtered row is
-   * aggregated, and the rows that bounding drops are subtracted again. A unit is heavy when more
-   * than k of its rows pass the filter ({@code GROUP BY unit HAVING COUNT(*) > k}, one grouped
-   * pass); only heavy units' rows (and rows whose unit is NULL, which the window treats as one
-   * unit, unless the column is declared NOT NULL) are numbered in random order per unit, and those numbered beyond k are subtracted:
-   *
-   * <pre>
-   *   SELECT K.., SUM(M..) FROM (
-   *     SELECT keys, aggregates FROM t WHERE filter GROUP BY keys                      -- all rows
-   *     UNION ALL
-   *     SELECT K.., -aggregates FROM (SELECT keys, values, ROW_NUMBER() OVER (PARTITION BY unit
-   *         ORDER BY random) RN FROM t WHERE filter AND (unit IS NULL OR unit IN (heavy units)))
-   *       WHERE RN > k GROUP BY K..)                                                  -- dropped
-   *   GROUP BY K..
-   * </pre>
-   *
-   * <p>Guarantee: the rows that count are exactly those of the window formulation. A unit with at
-   * most k filtered rows keeps all of them, which is what a random numbering would keep too; a
-   * unit with more keeps a uniformly random k of them. Which rows count depends only on how many
-   * rows the unit itself has under the filter and on fresh random numbers, never on the measured
-   * values or on other units, so at most k rows of one unit reach any aggregate and the
-   * sensitivity is that of the window formulation. {@code COUNT}, {@code COUNT(col)} and clamped
-   * {@code SUM} are additive, so "all minus dropped" is the bounded aggregate exactly. The three
-   * reads of the table are one statement, which H2 evaluates on one snapshot (statement-level
-   * read consistency), so a row inserted meanwhile cannot be counted without being bounded.
-   */
-  private static MeasurementSql heavyUnitsOnly(MeasurementPlan plan, SqlDialect dialect,
-      List<String> keyExprs, List<String> valueExprs, String from, String whereSql,
-      List<Integer> params, boolean unitNotNull) {
-    TablePolicy table = plan.query().table();
-    String unit = dialect.quoteIdentifier(table.privacyUnit());
-    int k = plan.maxRowsPerUnit();
-    List<String> all = new ArrayList<>();
-    List<String> inner = new ArrayList<>();
-    List<String> dropped = new ArrayList<>();
-    List<String> outer = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
-    for (int i = 0; i < keyExprs.size(); i++) {
-      String key = dialect.quoteIdentifier("K" + i);
-      all.add(keyExprs.get(i) + " AS " + key);
-      inner.add(keyExprs.get(i) + " AS " + key);
-      dropped.add(key);
-      outer.add(key);
-      keys.add(key);
-    }
-    for (int i = 0; i < valueExprs.size(); i++) {
-      Measurement m = plan.measurements().get(i);
-      String mi = dialect.quoteIdentifier("M" + i);
-      String v = dialect.quoteIdentifier("V" + i);
-      if (valueExprs.get(i) != null) {
-        inner.add(valueExprs.get(i) + " AS " + v);
-      }
-      all.add(aggregate(m, valueExprs.get(i)) + " AS " + mi);
-      dropped.add("-" + aggregate(m, valueExprs.get(i) == null ? null : v) + " AS " + mi);
-      outer.add("SUM(" + mi + ") AS " + mi);
-    }
-    String rn = dialect.quoteIdentifier("DPSQL_RN");
-    inner.add(rowNumber(table, dialect) + " AS " + rn);
-    String filter = whereSql.isEmpty() ? " WHERE " : whereSql + " AND ";
-    String heavy = "SELECT " + unit + " FROM " + from + filter + unit + " IS NOT NULL GROUP BY "
-        + unit + " HAVING COUNT(*) > " + k;
-    String groupKeys = keys.isEmpty() ? "" : " GROUP BY " + String.join(", ", keys);
-    String sql = "SELECT " + String.join(", ", outer) + " FROM ("
-        + "SELECT " + String.join(", ", all) + " FROM " + from + whereSql
-        + (keyExprs.isEmpty() ? "" : " GROUP BY " + String.join(", ", keyExprs))
-        + " UNION ALL SELECT " + String.join(", ", dropped) + " FROM (SELECT "
-        + String.join(", ", inner) + " FROM " + from + filter
-        // a NOT NULL unit needs no NULL branch, and a plain IN lets H2 use an index on the unit
-        + (unitNotNull ? unit + " IN (" + heavy + ")" : "(" + unit + " IS NULL OR " + unit
-            + " IN (" + heavy + "))") + ") " + dialect.quoteIdentifier("DPSQL_B") + " WHERE " + rn + " > " + k
-        + groupKeys + ") " + dialect.quoteIdentifier("DPSQL_U") + groupKeys;
-    List<Integer> order = new ArrayList<>(params);
-    order.addAll(params); // the dropped rows' filter
-    order.addAll(params); // the heavy units' filter
-    return new MeasurementSql(sql, order);
   }
 
   /** A measured column's value in a row: the column, or the value computed from the row. */

@@ -30,7 +30,6 @@ import org.dpsql.policy.TablePolicy;
 public final class UniqueUnits {
   private final Connection backend;
   private final Map<String, Boolean> cache = new ConcurrentHashMap<>();
-  private final Map<String, Boolean> notNullCache = new ConcurrentHashMap<>();
 
   public UniqueUnits(Connection backend) {
     this.backend = backend;
@@ -43,26 +42,6 @@ public final class UniqueUnits {
     }
     return cache.computeIfAbsent(table.qualifiedName() + "\u0000" + table.privacyUnit(),
         k -> declaredUnique(table));
-  }
-
-  /**
-   * True if the backend declares the table's privacy-unit column {@code NOT NULL} (so no row can
-   * have a NULL unit); false when it does not, or when the metadata cannot be read.
-   */
-  public boolean unitNotNull(TablePolicy table) {
-    if (table.isPublic() || table.unitIsRow()) {
-      return false;
-    }
-    return notNullCache.computeIfAbsent(table.qualifiedName() + "\u0000" + table.privacyUnit(),
-        k -> {
-          try {
-            String catalog = backend.getCatalog();
-            return notNull(backend.getMetaData(), catalog == null || catalog.isEmpty() ? null
-                : catalog, table, table.privacyUnit());
-          } catch (SQLException | RuntimeException | AbstractMethodError e) {
-            return false;
-          }
-        });
   }
 
   private boolean declaredUnique(TablePolicy t) {

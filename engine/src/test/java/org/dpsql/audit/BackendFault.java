@@ -16,12 +16,10 @@ import java.util.regex.Pattern;
 enum BackendFault {
   /**
    * Contribution bounding (and SafeTab's Δ truncation) off: the {@code DPSQL_RN <= k} filter
-   * that keeps at most k rows (or Δ iterations) per unit keeps them all; in the heavy-units form
-   * (all rows minus those numbered beyond k), the {@code DPSQL_RN > k} filter of the subtracted
-   * rows drops none.
+   * that keeps at most k rows (or Δ iterations) per unit keeps them all.
    */
   BOUNDING_OFF("bounding off (every row of a unit counted)",
-      Pattern.compile("(\"DPSQL_RN\")\\s*(<=|>)\\s*\\d+"), "$1 $2 2147483647"),
+      Pattern.compile("(\"DPSQL_RN\")\\s*<=\\s*\\d+"), "$1 <= 2147483647"),
 
   /**
    * Clamping ignored: the {@code CASE WHEN v < lo THEN lo WHEN v > hi THEN hi ELSE v END} around
@@ -37,30 +35,17 @@ enum BackendFault {
    * to noise calibrated to half the real sensitivity.
    */
   COUNTED_TWICE("unit counted twice (bounded rows joined with a 2-row table)",
-      // the heavy-units form: its bounded rows are all rows minus the dropped ones ("DPSQL_U")
-      Pattern.compile("(\\) \"DPSQL_U\")( GROUP BY |$)"),
-      "$1 CROSS JOIN (SELECT 1 AS \"DPSQL_C\" UNION ALL SELECT 2) \"DPSQL_TWICE\"$2",
       Pattern.compile("(\\) \"DPSQL_B\") WHERE "),
       "$1 CROSS JOIN (SELECT 1 AS \"DPSQL_C\" UNION ALL SELECT 2) \"DPSQL_TWICE\" WHERE ");
 
   private final String description;
   private final Pattern pattern;
   private final String replacement;
-  private final Pattern otherwise;
-  private final String otherReplacement;
 
   BackendFault(String description, Pattern pattern, String replacement) {
-    this(description, pattern, replacement, null, null);
-  }
-
-  /** A fault with two forms: the first pattern that matches is rewritten. */
-  BackendFault(String description, Pattern pattern, String replacement, Pattern otherwise,
-      String otherReplacement) {
     this.description = description;
     this.pattern = pattern;
     this.replacement = replacement;
-    this.otherwise = otherwise;
-    this.otherReplacement = otherReplacement;
   }
 
   /** What the fault breaks, for reports. */
@@ -71,13 +56,6 @@ enum BackendFault {
   /** {@code sql} with the fault applied; the same string when the fault does not apply to it. */
   String rewrite(String sql) {
     Matcher m = pattern.matcher(sql);
-    if (m.find()) {
-      return m.replaceAll(replacement);
-    }
-    if (otherwise != null) {
-      Matcher o = otherwise.matcher(sql);
-      return o.find() ? o.replaceAll(otherReplacement) : sql;
-    }
-    return sql;
+    return m.find() ? m.replaceAll(replacement) : sql;
   }
 }
