@@ -189,7 +189,7 @@ public final class DemoData {
           heavy++;
         }
       }
-      insertTrips(connection, tripsPerRider, random);
+      insertTrips(connection, tripsPerRider, random, new SplittableRandom(config.seed() ^ PICKUP_STREAM));
       connection.commit();
       long millis = (System.nanoTime() - start) / 1_000_000;
       return new Summary(config.trips(), config.riders(), heavy, millis);
@@ -347,16 +347,18 @@ public final class DemoData {
     return 0;
   }
 
-  private static void insertTrips(Connection connection, int[] tripsPerRider, SplittableRandom random)
-      throws SQLException {
+  /**
+   * Inserts the trips; {@code days} draws the pick-up instants, a stream of its own, so that adding
+   * them left every other column as it was.
+   */
+  private static void insertTrips(Connection connection, int[] tripsPerRider, SplittableRandom random,
+      SplittableRandom days) throws SQLException {
     double[] countyWeights = new double[COUNTIES.size()];
     for (int c = 0; c < countyWeights.length; c++) {
       countyWeights[c] = COUNTIES.get(c).tripWeight();
     }
     try (PreparedStatement insert =
         connection.prepareStatement("INSERT INTO TRIPS VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-      // a stream of its own, so that adding the pick-up instant left every other column as it was
-      SplittableRandom days = new SplittableRandom(random.nextLong() ^ PICKUP_STREAM);
       long tripId = 0;
       int pending = 0;
       for (int r = 0; r < tripsPerRider.length; r++) {
