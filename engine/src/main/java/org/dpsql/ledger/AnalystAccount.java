@@ -268,21 +268,15 @@ public final class AnalystAccount {
   }
 
   private Balance readBalance(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT ACCOUNTING, SPENT_EPSILON, SPENT_DELTA, "
-        + "SPENT_RHO, LAST_SEQUENCE FROM DPSQL_BALANCE WHERE ANALYST = ?")) {
-      ps.setString(1, analyst);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          throw new SQLException("the ledger has no balance row for analyst '" + analyst + "'");
-        }
-        if (!accounting.policyName().equals(rs.getString(1))) {
-          throw new SQLException("the ledger of analyst '" + analyst + "' is kept under "
-              + rs.getString(1) + " accounting, not " + accounting.policyName());
-        }
-        return new Balance(new PrivacyCost(new BigDecimal(rs.getString(2)),
-            new BigDecimal(rs.getString(3)), new BigDecimal(rs.getString(4))), rs.getLong(5));
-      }
+    BalanceRow row = BalanceRow.read(c, analyst);
+    if (row == null) {
+      throw new SQLException("the ledger has no balance row for analyst '" + analyst + "'");
     }
+    if (!accounting.policyName().equals(row.accounting())) {
+      throw new SQLException("the ledger of analyst '" + analyst + "' is kept under "
+          + row.accounting() + " accounting, not " + accounting.policyName());
+    }
+    return new Balance(row.spent(), row.lastSequence());
   }
 
   private boolean compareAndSet(Connection c, long expectedSequence, long sequence,

@@ -186,21 +186,13 @@ public final class LedgerReader implements AutoCloseable {
       throw new IllegalArgumentException("maxCharges, maxEntries and maxReleases must be >= 1");
     }
     return inSnapshot(c -> {
-      Accounting accounting;
-      PrivacyCost spent;
-      long lastSequence;
-      try (PreparedStatement ps = c.prepareStatement("SELECT ACCOUNTING, SPENT_EPSILON, "
-          + "SPENT_DELTA, SPENT_RHO, LAST_SEQUENCE FROM DPSQL_BALANCE WHERE ANALYST = ?")) {
-        ps.setString(1, analyst);
-        try (ResultSet rs = ps.executeQuery()) {
-          if (!rs.next()) {
-            return null;
-          }
-          accounting = Accounting.parse(rs.getString(1));
-          spent = cost(rs, 2);
-          lastSequence = rs.getLong(5);
-        }
+      BalanceRow row = BalanceRow.read(c, analyst);
+      if (row == null) {
+        return null;
       }
+      Accounting accounting = Accounting.parse(row.accounting());
+      PrivacyCost spent = row.spent();
+      long lastSequence = row.lastSequence();
       long free = freeUpTo(c, analyst, lastSequence);
       List<Charge> charges = new ArrayList<>();
       PrivacyCost window = PrivacyCost.ZERO;

@@ -268,22 +268,13 @@ public final class LedgerStore implements AutoCloseable {
       boolean autoCommit = anchor.getAutoCommit();
       anchor.setAutoCommit(false);
       try {
-        PrivacyCost balance;
-        long lastSequence;
-        String accounting;
-        try (PreparedStatement ps = anchor.prepareStatement("SELECT ACCOUNTING, SPENT_EPSILON, "
-            + "SPENT_DELTA, SPENT_RHO, LAST_SEQUENCE FROM DPSQL_BALANCE WHERE ANALYST = ?")) {
-          ps.setString(1, analyst);
-          try (ResultSet rs = ps.executeQuery()) {
-            if (!rs.next()) {
-              return null;
-            }
-            accounting = rs.getString(1);
-            balance = new PrivacyCost(new BigDecimal(rs.getString(2)),
-                new BigDecimal(rs.getString(3)), new BigDecimal(rs.getString(4)));
-            lastSequence = rs.getLong(5);
-          }
+        BalanceRow row = BalanceRow.read(anchor, analyst);
+        if (row == null) {
+          return null;
         }
+        PrivacyCost balance = row.spent();
+        long lastSequence = row.lastSequence();
+        String accounting = row.accounting();
         PrivacyCost sum = PrivacyCost.ZERO;
         long entries = 0;
         long charged = 0;
