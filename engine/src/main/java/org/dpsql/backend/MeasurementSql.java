@@ -21,7 +21,8 @@ import org.dpsql.rewrite.MeasurementPlan;
  * <p>Contribution bounding: unless every row is its own unit, the rows that pass the filter are
  * numbered per unit in a random order ({@code ROW_NUMBER() OVER (PARTITION BY unit ORDER BY
  * random)}) and only the first {@code max_rows_per_unit} reach the aggregates: a uniform random
- * subset of each unit's rows. A unit that the backend declares
+ * subset of each unit's rows. For a join of private tables on their shared unit the rows are the
+ * join's and are bounded after the join, whatever its fan-out. A unit that the backend declares
  * unique needs no bounding (see {@link UniqueUnits}). Rows outside the policy domain of a group column belong to no cell
  * and are filtered out before bounding. Identifiers are quoted and policy literals escaped by the
  * dialect; the analyst's filter keeps its dynamic parameters, bound by {@link #parameterOrder()}.
@@ -163,8 +164,15 @@ public final class MeasurementSql {
         .orElseGet(() -> dialect.quoteIdentifier(column.name()));
   }
 
-  /** The table's quoted, schema-qualified name. */
+  /**
+   * The table's quoted, schema-qualified name; for a join of tables on their shared unit, the
+   * join as a derived table (see {@link org.dpsql.policy.UnitJoin#fromSql}), so that filtering and
+   * bounding apply to the join's rows.
+   */
   static String qualifiedName(TablePolicy table, SqlDialect dialect) {
+    if (table.join() != null) {
+      return table.join().fromSql(dialect);
+    }
     return (table.schema() == null ? "" : dialect.quoteIdentifier(table.schema()) + ".")
         + dialect.quoteIdentifier(table.name());
   }

@@ -35,9 +35,12 @@ public final class UniqueUnits {
     this.backend = backend;
   }
 
-  /** True if the backend declares the table's privacy-unit column unique and not null. */
+  /**
+   * True if the backend declares the table's privacy-unit column unique and not null (never for a
+   * join of tables on their unit, which is bounded after the join).
+   */
   public boolean oneRowPerUnit(TablePolicy table) {
-    if (table.isPublic() || table.unitIsRow()) {
+    if (table.isPublic() || table.unitIsRow() || table.join() != null) {
       return false;
     }
     return cache.computeIfAbsent(table.qualifiedName() + "\u0000" + table.privacyUnit(),

@@ -35,6 +35,7 @@ class ReleasePathAuditTest {
       "relational-subquery", new int[] {40, 150}, "relational-join", new int[] {40, 150},
       "relational-expression", new int[] {40, 150},
       "relational-derived-group", new int[] {40, 150}, "time-series", new int[] {40, 150},
+      "private-join", new int[] {40, 150},
       // post-processed from three noisy sums: 400 runs give the power to flag bounding off
       "variance", new int[] {100, 400},
       // the sum of 8 noisy cells: 700 runs give the power to see a shift of 8 against 2
