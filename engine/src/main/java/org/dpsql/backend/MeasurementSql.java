@@ -103,7 +103,7 @@ public final class MeasurementSql {
         case COUNT_DISTINCT -> value(m.column(), dialect);
         case COUNT -> value(m.column(), dialect);
         case SUM -> steps(value(m.column(), dialect), Measurement.bounds(m.column()),
-            m.resolution());
+            m.resolution(), ColumnPolicy.isIntegerType(m.column().sqlType()));
       });
     }
     String from = snapshot != null ? snapshot : qualifiedName(table, dialect);
@@ -215,11 +215,24 @@ public final class MeasurementSql {
     return "FLOOR(" + shifted + " / " + num(d.bin()) + ")";
   }
 
-  /** The value clamped to the bounds, in whole resolution steps; NULL stays NULL. */
-  private static String steps(String col, Clamp clamp, BigDecimal resolution) {
+  /** Largest bound for which a clamped integer value is summed as it is (it fits in INT). */
+  private static final BigDecimal INT_MAX = BigDecimal.valueOf(Integer.MAX_VALUE);
+
+  /**
+   * The value clamped to the bounds, in whole resolution steps; NULL stays NULL. An integer value
+   * with whole bounds within INT's range, in steps of 1, is already a whole number of steps: it is
+   * summed as it is (a backend's SUM of such values is exact: BIGINT or wider, and a BIGINT sum
+   * of values below 2^31 in size overflows only beyond 2^32 rows), which spares the backend a
+   * decimal conversion per row.
+   */
+  private static String steps(String col, Clamp clamp, BigDecimal resolution, boolean integer) {
     String clamped = "CASE WHEN " + col + " IS NULL THEN NULL WHEN " + col + " < " + num(clamp.lo())
         + " THEN " + num(clamp.lo()) + " WHEN " + col + " > " + num(clamp.hi()) + " THEN "
         + num(clamp.hi()) + " ELSE " + col + " END";
+    if (integer && resolution.compareTo(BigDecimal.ONE) == 0 && Measurement.isWhole(clamp.lo())
+        && Measurement.isWhole(clamp.hi()) && clamp.maxAbs().compareTo(INT_MAX) <= 0) {
+      return clamped;
+    }
     // exact decimal arithmetic whatever the column's type (and PostgreSQL has no ROUND(double, int))
     String exact = "CAST(" + clamped + " AS DECIMAL(38, 12))";
     if (resolution.compareTo(BigDecimal.ONE) == 0) {

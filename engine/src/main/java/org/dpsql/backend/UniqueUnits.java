@@ -36,11 +36,15 @@ public final class UniqueUnits {
   }
 
   /**
-   * True if the backend declares the table's privacy-unit column unique and not null (never for a
-   * join of tables on their unit, which is bounded after the join).
+   * True if the backend declares the table's privacy-unit column unique and not null; for a join
+   * of tables on their shared unit, if it declares so for every joined table (a person then has
+   * at most one row in each, so at most one row of the join).
    */
   public boolean oneRowPerUnit(TablePolicy table) {
-    if (table.isPublic() || table.unitIsRow() || table.join() != null) {
+    if (table.join() != null) {
+      return table.join().members().stream().allMatch(this::oneRowPerUnit);
+    }
+    if (table.isPublic() || table.unitIsRow()) {
       return false;
     }
     return cache.computeIfAbsent(table.qualifiedName() + "\u0000" + table.privacyUnit(),

@@ -50,6 +50,9 @@ class PrivateJoinQueriesTest {
           + "REGION VARCHAR(2), FARE INT)");
       st.execute("CREATE TABLE PAYMENTS (PAYMENT_ID BIGINT PRIMARY KEY, RIDER_ID INT NOT NULL, "
           + "METHOD VARCHAR(4), AMOUNT INT)");
+      st.execute("CREATE TABLE CARDS (RIDER_ID INT PRIMARY KEY, TIER VARCHAR(4))");
+      st.execute("INSERT INTO CARDS SELECT X, CASE WHEN MOD(X, 2) = 0 THEN 'gold' ELSE 'blue' "
+          + "END FROM SYSTEM_RANGE(0, 299)");
       st.execute("CREATE TABLE DRIVERS (DRIVER_ID INT PRIMARY KEY, REGION VARCHAR(2))");
       st.execute("CREATE TABLE ZONES (REGION VARCHAR(2) PRIMARY KEY, ZONE_NAME VARCHAR(10))");
       st.execute("INSERT INTO ZONES VALUES ('N', 'North'), ('S', 'South'), ('E', 'East'), "
@@ -129,6 +132,12 @@ class PrivateJoinQueriesTest {
         + "    columns:\n"
         + "      METHOD: {values: [CARD, CASH]}\n"
         + "      AMOUNT: {clamp: [0, 50]}\n"
+        + "  CARDS:\n"
+        + "    privacy_unit: RIDER_ID\n"
+        + "    unit: rider\n"
+        + "    max_rows_per_unit: 1\n"
+        + "    columns:\n"
+        + "      TIER: {values: [gold, blue]}\n"
         + "  DRIVERS:\n"
         + "    privacy_unit: DRIVER_ID\n"
         + "    unit: driver\n"
@@ -261,14 +270,41 @@ class PrivateJoinQueriesTest {
 
   @Test
   void explainNamesTheJoinAndItsBound() throws SQLException {
+    String plan = explain("SELECT r.PLAN, COUNT(*) FROM TRIPS t JOIN RIDERS r "
+        + "ON t.RIDER_ID = r.RIDER_ID GROUP BY r.PLAN");
+    assertTrue(plan.contains("private aggregate over TRIPS JOIN RIDERS (privacy unit RIDER_ID, "
+        + "at most 5 rows per unit, bounding per_query)"), plan);
+    assertTrue(plan.contains("JOIN \"PUBLIC\".\"RIDERS\" \"J1\" ON \"J1\".\"RIDER_ID\" = "
+        + "\"J0\".\"RIDER_ID\""), plan);
+  }
+
+  /**
+   * RIDERS and CARDS both declare RIDER_ID their primary key: a rider has at most one row in each,
+   * so one in their join, and the join is measured without a bounding window. TRIPS does not, so
+   * its joins are bounded.
+   */
+  @Test
+  void aJoinOfTablesWithUniqueUnitsIsNotBounded() throws SQLException {
+    assertAnswer("SELECT r.PLAN, c.TIER, COUNT(*) FROM RIDERS r JOIN CARDS c "
+        + "ON c.RIDER_ID = r.RIDER_ID GROUP BY r.PLAN, c.TIER ORDER BY 1, 2",
+        "SELECT r.PLAN, c.TIER, COUNT(*) FROM RIDERS r JOIN CARDS c "
+        + "ON c.RIDER_ID = r.RIDER_ID GROUP BY r.PLAN, c.TIER ORDER BY 1, 2");
+    assertTrue(explain("SELECT c.TIER, COUNT(*) FROM RIDERS r JOIN CARDS c "
+        + "ON c.RIDER_ID = r.RIDER_ID GROUP BY c.TIER").contains("in every joined table, one row "
+        + "per unit"));
+    String bounded = explain("SELECT c.TIER, COUNT(*) FROM TRIPS t JOIN CARDS c "
+        + "ON c.RIDER_ID = t.RIDER_ID GROUP BY c.TIER");
+    assertTrue(bounded.contains("DPSQL_RN"), bounded);
+  }
+
+  private static String explain(String sql) throws SQLException {
     try (Connection c = connect(); Statement st = c.createStatement();
-        java.sql.ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR SELECT r.PLAN, COUNT(*) "
-            + "FROM TRIPS t JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID GROUP BY r.PLAN")) {
+        java.sql.ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR " + sql)) {
       StringBuilder plan = new StringBuilder();
       while (rs.next()) {
         plan.append(rs.getString(1)).append('\n');
       }
-      assertTrue(plan.toString().contains("TRIPS JOIN RIDERS"), plan.toString());
+      return plan.toString();
     }
   }
 
