@@ -96,19 +96,36 @@ public record Policy(
     if (t != null) {
       return Optional.of(t);
     }
-    Optional<List<String>> names = UnitJoin.memberNames(name);
-    if (names.isEmpty()) {
+    Optional<UnitJoin.Written> written = UnitJoin.written(name);
+    if (written.isEmpty()) {
       return Optional.empty();
     }
     List<TablePolicy> members = new java.util.ArrayList<>();
-    for (String n : names.get()) {
+    for (String n : written.get().members()) {
       TablePolicy m = tables.get(TablePolicy.key(n));
       if (m == null) {
         return Optional.empty();
       }
       members.add(m);
     }
-    return unitJoin(members);
+    List<UnitJoin.Link> links = new java.util.ArrayList<>();
+    for (int i = 0; i < written.get().kinds().size(); i++) {
+      String target = written.get().targets().get(i);
+      int to = 0;
+      if (target != null) {
+        to = -1;
+        for (int j = 0; j <= i; j++) {
+          if (members.get(j).name().equalsIgnoreCase(target)) {
+            to = j;
+          }
+        }
+        if (to < 0) {
+          return Optional.empty();
+        }
+      }
+      links.add(new UnitJoin.Link(written.get().kinds().get(i), to));
+    }
+    return unitJoin(members, links);
   }
 
   /**
@@ -116,11 +133,24 @@ public record Policy(
    * are not two or more distinct private tables with the same {@code unit:} name.
    */
   public Optional<TablePolicy> unitJoin(List<TablePolicy> members) {
+    List<UnitJoin.Link> links = new java.util.ArrayList<>();
+    for (int i = 1; i < members.size(); i++) {
+      links.add(new UnitJoin.Link(UnitJoin.Kind.INNER, 0));
+    }
+    return unitJoin(members, links);
+  }
+
+  /**
+   * The left-deep join of {@code members} by {@code links} (one per member after the first) as one
+   * private table, or empty when they are not two or more distinct private tables with the same
+   * {@code unit:} name.
+   */
+  public Optional<TablePolicy> unitJoin(List<TablePolicy> members, List<UnitJoin.Link> links) {
     if (members.size() < 2 || members.stream().anyMatch(m -> m.sharedUnit() == null)) {
       return Optional.empty();
     }
     try {
-      return Optional.of(UnitJoin.relation(members,
+      return Optional.of(UnitJoin.relation(members, links,
           unitBounds.get(TablePolicy.key(members.get(0).sharedUnit()))));
     } catch (IllegalArgumentException e) {
       return Optional.empty();

@@ -26,7 +26,8 @@ import java.util.List;
  *       CAST(TS AS DATE) and filtered by a date range (the unit's rows on one day).
  *   <li>COUNT(DISTINCT UNIT) GROUP BY AGE: the unit's 100 rows spread over every AGE cell.
  *   <li>COUNT(*) over T joined on the unit with U, a second private table of the same persons:
- *       the unit's 100 rows of T and 5 rows of U give 500 rows of the join.
+ *       the unit's 100 rows of T and 5 rows of U give 500 rows of the join; and over U LEFT JOIN
+ *       T, with ten persons in U alone.
  * </ul>
  */
 final class AuditCases {
@@ -38,7 +39,7 @@ final class AuditCases {
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
-        variance(), distinctUnits(), distinctValues(), privateJoin());
+        variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -279,6 +280,25 @@ final class AuditCases {
             + "100 × 5), pure ε = 2 (default_query)", background, unit, policy,
         "SELECT u.PLAN, COUNT(*) AS N FROM T t JOIN U u ON t.UNIT = u.UNIT GROUP BY u.PLAN",
         ReleasedValue.cell("PLAN", "P", "N"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * COUNT(*) over U LEFT JOIN T on the unit (U's 50 background units have one row each, 10 of them
+   * no T row; the added unit has 5 rows in U and 100 in T, so 500 rows of the join); bounded to
+   * k = 2 per unit (partitioned by the first non-null unit) after the join.
+   */
+  static AuditCase privateLeftJoin() {
+    AuditCase inner = privateJoin();
+    List<String> background = new ArrayList<>(inner.schemaAndBackground());
+    // ten persons with a U row and no T row: null-extended rows of the join
+    background.add("INSERT INTO U SELECT X, 'P' FROM SYSTEM_RANGE(40, 49)");
+    return new AuditCase("private-left-join", "COUNT(*) GROUP BY U.PLAN over U LEFT JOIN T ON "
+            + "the unit (outer join of two private tables of the same persons, 10 of them "
+            + "without T rows, bounded to k = 2 after the join, fan-out 5 × 100), pure ε = 2 "
+            + "(default_query)", background,
+        inner.unitRows(), inner.policyYaml(), "SELECT u.PLAN, COUNT(*) AS N FROM U u LEFT JOIN T t "
+            + "ON t.UNIT = u.UNIT GROUP BY u.PLAN", ReleasedValue.cell("PLAN", "P", "N"),
+        BackendFault.BOUNDING_OFF);
   }
 
   // ---- InfTDA over P(ID, HH, STATE, COUNTY) ----

@@ -99,11 +99,13 @@ public final class CoreAggregate {
    * The canonical statement of {@code aggregate} over the tables of {@code policy} (columns with a
    * point domain may be used through expressions, as derived columns). Its input may also join
    * private tables that share their unit: such an input is read as their {@link org.dpsql.policy.UnitJoin} relation
-   * (see {@link UnitJoinInput}), and the canonical statement reads that relation.
+   * (see {@link UnitJoinInput}), and the canonical statement reads that relation; {@code
+   * backend} is the dialect it will be measured in.
    */
-  static Canonical of(Aggregate aggregate, org.dpsql.policy.Policy policy) throws SQLException {
+  static Canonical of(Aggregate aggregate, org.dpsql.policy.Policy policy, SqlDialect backend)
+      throws SQLException {
     if (UnitJoinInput.joinsPrivateTables(aggregate.getInput(), policy)) {
-      UnitJoinInput.Traced t = UnitJoinInput.trace(aggregate.getInput(), policy);
+      UnitJoinInput.Traced t = UnitJoinInput.trace(aggregate.getInput(), policy, backend);
       org.dpsql.policy.TablePolicy r = t.relation();
       List<String> name = r.schema() == null ? List.of(r.name()) : List.of(r.schema(), r.name());
       return of(aggregate, r::column, new Input(t.columns(), t.fields(), t.conditions(), name));

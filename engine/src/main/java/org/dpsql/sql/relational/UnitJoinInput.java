@@ -111,8 +111,20 @@ final class UnitJoinInput {
     return column.equalsIgnoreCase(t.privacyUnit());
   }
 
-  /** {@code input} (joins, filters, projections) traced to its unit join, or a {@link Refusal}. */
-  static Traced trace(RelNode input, Policy policy) throws SQLException {
+  /**
+   * One join of the input: its kind, the scans of its two sides (ranges of scan indexes in input
+   * order), its condition over the column space, and whether its rows reach the top of the input
+   * unchanged (no outer join above null-extends its side).
+   */
+  private record JoinStep(UnitJoin.Kind kind, int leftStart, int rightStart, int rightEnd,
+      RexNode condition, boolean preserved) {}
+
+  /**
+   * {@code input} (joins, filters, projections) traced to its unit join, to be measured in the
+   * {@code backend}'s dialect, or a {@link Refusal}.
+   */
+  static Traced trace(RelNode input, Policy policy, org.apache.calcite.sql.SqlDialect backend)
+      throws SQLException {
     List<TableScan> scans = scans(input);
     List<TablePolicy> tables = new ArrayList<>();
     for (TableScan s : scans) {
@@ -126,19 +138,6 @@ final class UnitJoinInput {
       tables.add(t);
     }
     checkMembers(tables);
-    // the relation's members in policy order, so that the same join has one name
-    List<TablePolicy> members = new ArrayList<>();
-    for (TablePolicy t : policy.tables().values()) {
-      for (TablePolicy s : tables) {
-        if (s.name().equals(t.name()) && !members.contains(t)) {
-          members.add(t);
-        }
-      }
-    }
-    TablePolicy relation = policy.unitJoin(members).orElseThrow(() -> new Refusal(
-        "the private tables " + names(members) + " cannot be joined as one person's rows"));
-    List<String> columns = new ArrayList<>(relation.join().columns().keySet());
-    int unitIndex = columns.indexOf(relation.privacyUnit());
 
     // every scan field, of every scan in input order, as one column space: (scan, field)
     List<int[]> origin = new ArrayList<>();
@@ -152,41 +151,81 @@ final class UnitJoinInput {
       }
     }
     List<RexNode> conditions = new ArrayList<>();
-    int[] next = {0};
-    List<RexNode> fields = traceNode(input, space, next, conditions);
-
-    // the unit equalities link the scans; every other conjunct filters the relation
-    int[] linkedTo = new int[scans.size()];
-    for (int i = 0; i < linkedTo.length; i++) {
-      linkedTo[i] = i;
+    List<JoinStep> joins = new ArrayList<>();
+    int[] next = {0, 0}; // next field, next scan
+    List<RexNode> fields = traceNode(input, space, next, conditions, joins, true);
+    boolean outer = joins.stream().anyMatch(j -> j.kind() != UnitJoin.Kind.INNER);
+    if (backend instanceof org.apache.calcite.sql.dialect.H2SqlDialect
+        && joins.stream().anyMatch(j -> j.kind() == UnitJoin.Kind.FULL)) {
+      throw new Refusal("FULL JOIN of private tables needs a backend with full outer joins "
+          + "(PostgreSQL, Trino); H2 has none: use LEFT JOIN or RIGHT JOIN");
     }
+
+    List<TablePolicy> members;
+    List<UnitJoin.Link> links = new ArrayList<>();
     List<RexNode> filters = new ArrayList<>();
-    for (RexNode c : conditions) {
-      for (RexNode conjunct : RelOptUtil.conjunctions(c)) {
-        int[] pair = unitEquality(conjunct, origin, scans, tables);
-        if (pair != null) {
-          linkedTo[find(linkedTo, pair[0])] = find(linkedTo, pair[1]);
-        } else if (!conjunct.isAlwaysTrue()) {
-          filters.add(conjunct);
+    if (!outer) {
+      // the members in policy order, so that the same inner join has one name
+      members = new ArrayList<>();
+      for (TablePolicy t : policy.tables().values()) {
+        for (TablePolicy s : tables) {
+          if (s.name().equals(t.name()) && !members.contains(t)) {
+            members.add(t);
+          }
         }
       }
-    }
-    for (int s = 1; s < scans.size(); s++) {
-      if (find(linkedTo, s) != find(linkedTo, 0)) {
-        throw new Refusal("the private tables " + names(tables) + " are joined on other "
-            + "columns than their privacy units, so rows of one person could be paired with "
-            + "another person's rows; join them on the units, e.g. ON " + unitEqualityExample(
-            tables));
+      for (int i = 1; i < members.size(); i++) {
+        links.add(new UnitJoin.Link(UnitJoin.Kind.INNER, 0));
       }
+      joins.forEach(j -> conditions.add(j.condition()));
+      // the unit equalities link the scans; every other conjunct filters the relation
+      int[] linkedTo = new int[scans.size()];
+      for (int i = 0; i < linkedTo.length; i++) {
+        linkedTo[i] = i;
+      }
+      for (RexNode c : conditions) {
+        for (RexNode conjunct : RelOptUtil.conjunctions(c)) {
+          int[] pair = unitEquality(conjunct, origin, scans, tables);
+          if (pair != null) {
+            linkedTo[find(linkedTo, pair[0])] = find(linkedTo, pair[1]);
+          } else if (!conjunct.isAlwaysTrue()) {
+            filters.add(conjunct);
+          }
+        }
+      }
+      for (int s = 1; s < scans.size(); s++) {
+        if (find(linkedTo, s) != find(linkedTo, 0)) {
+          throw notOnUnits(tables);
+        }
+      }
+    } else {
+      members = tables; // as written: an outer join's sides are not interchangeable
+      for (RexNode c : conditions) {
+        for (RexNode conjunct : RelOptUtil.conjunctions(c)) {
+          if (!conjunct.isAlwaysTrue()) {
+            filters.add(conjunct);
+          }
+        }
+      }
+      links.addAll(outerLinks(joins, origin, scans, tables, filters));
     }
-    // the column space mapped onto the relation's columns (each unit column onto the unit)
+    TablePolicy relation = policy.unitJoin(members, links).orElseThrow(() -> new Refusal(
+        "the private tables " + names(members) + " cannot be joined as one person's rows"));
+    List<String> columns = new ArrayList<>(relation.join().columns().keySet());
+    int unitIndex = columns.indexOf(relation.privacyUnit());
+
+    // the column space mapped onto the relation's columns: each unit column onto the unit, or,
+    // for a table an outer join may null-extend, onto that table's own unit column
     List<RexNode> toRelation = new ArrayList<>();
     for (int i = 0; i < origin.size(); i++) {
       TableScan scan = scans.get(origin.get(i)[0]);
       TablePolicy t = tables.get(origin.get(i)[0]);
+      int member = members.indexOf(t);
       String field = scan.getRowType().getFieldNames().get(origin.get(i)[1]);
-      int index = field.equalsIgnoreCase(t.privacyUnit()) ? unitIndex
-          : columnIndex(relation, columns, members.indexOf(t), field);
+      int index = field.equalsIgnoreCase(t.privacyUnit())
+          ? (relation.join().nullable(member) ? columns.indexOf(t.name() + "." + field)
+              : unitIndex)
+          : columnIndex(relation, columns, member, field);
       toRelation.add(new RexInputRef(index, space.get(i).getType()));
     }
     RexShuttle map = new RexShuttle() {
@@ -200,6 +239,54 @@ final class UnitJoinInput {
     List<RexNode> mappedFilters = new ArrayList<>();
     filters.forEach(f -> mappedFilters.add(f.accept(map)));
     return new Traced(relation, columns, mappedFields, mappedFilters);
+  }
+
+  /**
+   * The links of a join with outer joins: it must be left-deep (each join adds one table on its
+   * right), every outer join must be on exactly one unit equality between the added table and an
+   * earlier one, and an inner join's other conditions must reach the top unchanged (they are then
+   * filters, added to {@code filters}). {@code FULL} joins need a backend that has them (H2 has
+   * not).
+   */
+  private static List<UnitJoin.Link> outerLinks(List<JoinStep> joins, List<int[]> origin,
+      List<TableScan> scans, List<TablePolicy> tables, List<RexNode> filters) throws SQLException {
+    UnitJoin.Link[] links = new UnitJoin.Link[scans.size() - 1];
+    for (JoinStep j : joins) {
+      if (j.rightEnd() - j.rightStart() != 1 || j.leftStart() != 0 || j.rightStart() == 0) {
+        throw new Refusal("an outer join of private tables is answered when each join adds one "
+            + "table to the tables before it (FROM a LEFT JOIN b ON ... LEFT JOIN c ON ...); "
+            + "this one joins a join on its right side");
+      }
+      int added = j.rightStart();
+      Integer target = null;
+      List<RexNode> others = new ArrayList<>();
+      for (RexNode conjunct : RelOptUtil.conjunctions(j.condition())) {
+        int[] pair = unitEquality(conjunct, origin, scans, tables);
+        if (target == null && pair != null && (pair[0] == added || pair[1] == added)) {
+          target = pair[0] == added ? pair[1] : pair[0];
+        } else if (!conjunct.isAlwaysTrue()) {
+          others.add(conjunct);
+        }
+      }
+      if (target == null) {
+        throw notOnUnits(tables);
+      }
+      if (!others.isEmpty() && (j.kind() != UnitJoin.Kind.INNER || !j.preserved())) {
+        throw new Refusal(j.kind() + " JOIN of private tables on their units and on other "
+            + "conditions is not supported: an outer join keeps the rows those conditions reject, "
+            + "so they are not a filter; join ON the units alone and filter in WHERE, or filter "
+            + "the table in a subquery");
+      }
+      filters.addAll(others);
+      links[added - 1] = new UnitJoin.Link(j.kind(), target);
+    }
+    return List.of(links);
+  }
+
+  private static Refusal notOnUnits(List<TablePolicy> tables) {
+    return new Refusal("the private tables " + names(tables) + " are joined on other columns "
+        + "than their privacy units, so rows of one person could be paired with another "
+        + "person's rows; join them on the units, e.g. ON " + unitEqualityExample(tables));
   }
 
   /** Refuses tables that are not distinct private tables sharing one unit name. */
@@ -232,21 +319,33 @@ final class UnitJoinInput {
     }
   }
 
-  /** The fields of {@code node} over the column space; conditions are added to {@code out}. */
+  /**
+   * The fields of {@code node} over the column space; filter conditions are added to {@code out}
+   * and joins to {@code joins}. {@code preserved}: whether the rows of {@code node} reach the top
+   * of the input unchanged; below an outer join's null-extended side, a filter or a computed
+   * projection would not commute with the join and is refused.
+   */
   private static List<RexNode> traceNode(RelNode node, List<RexNode> space, int[] next,
-      List<RexNode> out) throws SQLException {
+      List<RexNode> out, List<JoinStep> joins, boolean preserved) throws SQLException {
     if (node instanceof TableScan scan) {
       int start = next[0];
       next[0] += scan.getRowType().getFieldCount();
+      next[1]++;
       return new ArrayList<>(space.subList(start, next[0]));
     }
     if (node instanceof Filter f) {
-      List<RexNode> fields = traceNode(f.getInput(), space, next, out);
+      if (!preserved) {
+        throw nullExtended("filter");
+      }
+      List<RexNode> fields = traceNode(f.getInput(), space, next, out, joins, true);
       out.add(substitute(f.getCondition(), fields));
       return fields;
     }
     if (node instanceof Project p) {
-      List<RexNode> fields = traceNode(p.getInput(), space, next, out);
+      if (!preserved && p.getProjects().stream().anyMatch(e -> !(e instanceof RexInputRef))) {
+        throw nullExtended("computed column");
+      }
+      List<RexNode> fields = traceNode(p.getInput(), space, next, out, joins, preserved);
       List<RexNode> projected = new ArrayList<>();
       for (RexNode e : p.getProjects()) {
         projected.add(substitute(e, fields));
@@ -254,19 +353,34 @@ final class UnitJoinInput {
       return projected;
     }
     if (node instanceof Join j) {
-      if (j.getJoinType() != JoinRelType.INNER) {
-        throw new Refusal(j.getJoinType() + " JOIN of private tables is not supported: the rows "
-            + "it adds for a person missing from one table would reveal who is missing; use an "
-            + "inner JOIN");
-      }
-      List<RexNode> fields = traceNode(j.getLeft(), space, next, out);
-      fields.addAll(traceNode(j.getRight(), space, next, out));
-      out.add(substitute(j.getCondition(), fields));
+      UnitJoin.Kind kind = switch (j.getJoinType()) {
+        case INNER -> UnitJoin.Kind.INNER;
+        case LEFT -> UnitJoin.Kind.LEFT;
+        case RIGHT -> UnitJoin.Kind.RIGHT;
+        case FULL -> UnitJoin.Kind.FULL;
+        default -> throw new Refusal(j.getJoinType() + " join of private tables is not "
+            + "supported (semi- and anti-joins of private tables reveal which persons match); "
+            + "use an inner or outer JOIN on the units");
+      };
+      int leftStart = next[1];
+      List<RexNode> fields = traceNode(j.getLeft(), space, next, out, joins,
+          preserved && (kind == UnitJoin.Kind.INNER || kind == UnitJoin.Kind.LEFT));
+      int rightStart = next[1];
+      fields.addAll(traceNode(j.getRight(), space, next, out, joins,
+          preserved && (kind == UnitJoin.Kind.INNER || kind == UnitJoin.Kind.RIGHT)));
+      joins.add(new JoinStep(kind, leftStart, rightStart, next[1],
+          substitute(j.getCondition(), fields), preserved));
       return fields;
     }
-    throw new Refusal("a join of private tables may be read through inner joins, filters and "
+    throw new Refusal("a join of private tables may be read through joins, filters and "
         + "projections; this one reads " + CoreAggregate.describe(node)
         + " below the aggregate (aggregate each table on its own and combine the released rows)");
+  }
+
+  private static Refusal nullExtended(String what) {
+    return new Refusal("a " + what + " on the side of an outer join of private tables that the "
+        + "join may fill with NULLs is not supported: it would not mean the same after the join; "
+        + "write it in the outer query's WHERE or SELECT instead");
   }
 
   private static RexNode substitute(RexNode e, List<RexNode> fields) {
