@@ -58,8 +58,8 @@ public final class PrivateJoinBench {
           String sql = "SELECT t.STATE, r.PLAN, COUNT(*) AS n, SUM(t.FARE) AS s FROM TRIPS t "
               + "JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID WHERE t.FARE >= -" + round
               + " GROUP BY t.STATE, r.PLAN";
-          double e = time(direct, sql);
-          double d = time(dp, sql);
+          double e = FrontEndBench.run(direct, sql);
+          double d = FrontEndBench.run(dp, sql);
           if (round >= warmup) {
             int i = round - warmup;
             exact[i] = e;
@@ -72,7 +72,8 @@ public final class PrivateJoinBench {
             Runtime.getRuntime().availableProcessors());
         System.out.printf("exact join on H2: median %.0f ms; through dpsql: median %.0f ms; "
             + "dpsql / exact: median of per-round ratios %.2f (min %.2f, max %.2f)%n",
-            median(exact), median(priv), median(ratio), min(ratio), max(ratio));
+            FrontEndBench.median(exact), FrontEndBench.median(priv),
+            FrontEndBench.median(ratio), min(ratio), max(ratio));
       }
       try (Statement st = direct.createStatement()) {
         st.execute("SHUTDOWN");
@@ -107,22 +108,6 @@ public final class PrivateJoinBench {
       }
       st.execute("CREATE INDEX TRIPS_RIDER ON TRIPS(RIDER_ID)");
     }
-  }
-
-  private static double time(Connection c, String sql) throws SQLException {
-    long start = System.nanoTime();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      while (rs.next()) {
-        rs.getObject(1);
-      }
-    }
-    return (System.nanoTime() - start) / 1e6;
-  }
-
-  private static double median(double[] v) {
-    double[] s = v.clone();
-    Arrays.sort(s);
-    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
   private static double min(double[] v) {

@@ -129,18 +129,6 @@ public record Policy(
   }
 
   /**
-   * The join of {@code members} on their shared unit as one private table, or empty when they
-   * are not two or more distinct private tables with the same {@code unit:} name.
-   */
-  public Optional<TablePolicy> unitJoin(List<TablePolicy> members) {
-    List<UnitJoin.Link> links = new java.util.ArrayList<>();
-    for (int i = 1; i < members.size(); i++) {
-      links.add(new UnitJoin.Link(UnitJoin.Kind.INNER, 0));
-    }
-    return unitJoin(members, links);
-  }
-
-  /**
    * The left-deep join of {@code members} by {@code links} (one per member after the first) as one
    * private table, or empty when they are not two or more distinct private tables with the same
    * {@code unit:} name.

@@ -90,15 +90,6 @@ public record UnitJoin(List<TablePolicy> members, List<Link> links, Map<String, 
     return links.stream().anyMatch(l -> l.kind() != Kind.INNER);
   }
 
-  /** The inner join of {@code members} on their units (see {@link #relation(List, List, Integer)}). */
-  public static TablePolicy relation(List<TablePolicy> members, Integer bound) {
-    List<Link> links = new ArrayList<>();
-    for (int i = 1; i < members.size(); i++) {
-      links.add(new Link(Kind.INNER, 0));
-    }
-    return relation(members, links, bound);
-  }
-
   /**
    * The join of {@code members} (in this order, linked by {@code links}) as a private table, with
    * contribution bound {@code bound}, or the largest of the members' bounds when {@code bound} is

@@ -27,8 +27,9 @@ import org.dpsql.sql.DpHint;
  * One private aggregate of a plan written as the canonical single-table statement that dpsql's
  * measurement layer answers: {@code SELECT keys, aggregates FROM table WHERE filter GROUP BY keys}.
  * The aggregate's input may be any stack of filters and projections over one private table (what
- * subqueries, CTEs and BI tools' "custom SQL" sources become): each filter and each aggregated or
- * grouped field is traced through the projections back to the table's columns.
+ * subqueries, CTEs and BI tools' "custom SQL" sources become), or over a join of private tables
+ * on their shared unit, read as one private table ({@link UnitJoinInput}): each filter and each
+ * aggregated or grouped field is traced through the projections back to the table's columns.
  *
  * <p>Guarantees: the canonical statement computes exactly the aggregate's rows (group keys first,
  * in the aggregate's order, then the aggregate calls), so its released rows can stand in for the

@@ -26,15 +26,24 @@ import org.dpsql.policy.UnitJoin;
  * {@link UnitJoin} of its tables, with the input's fields and conditions as expressions over the
  * relation's columns.
  *
- * <p>Guarantees: an input is accepted only when it is inner joins, filters and projections over
- * two or more distinct private tables with the same {@code unit:} name, and the top-level
- * conjuncts of its join and filter conditions equate the tables' privacy-unit columns so that
- * every table is linked to every other: then every row of the input pairs rows of one person, and
- * the input is exactly the relation's rows that satisfy the remaining conditions. The unit
- * equalities are dropped (the relation joins on them); every other condition is kept as a filter
- * of the relation. Anything else (an outer join, a table joined twice, tables of different
- * persons, a join on another key, a public table below the aggregate) is refused with XDP03 naming
- * the reason ({@link Refusal}).
+ * <p>Guarantees: an input is accepted only when it is joins, filters and projections over two or
+ * more distinct private tables with the same {@code unit:} name, linked by unit equalities, and
+ * it is then exactly the relation's rows that satisfy the remaining conditions:
+ *
+ * <ul>
+ *   <li>Inner joins only: the top-level conjuncts of the join and filter conditions must equate
+ *       the tables' privacy-unit columns so that every table is linked to every other; the unit
+ *       equalities are dropped (the relation joins on them) and every other conjunct is a filter
+ *       of the relation. The members are taken in policy order, so the same join has one name.
+ *   <li>With outer joins: the join must be left-deep (each join adds one table), each outer join
+ *       {@code ON} exactly one unit equality with an earlier table; a filter, or a computed
+ *       projection, is accepted only where no outer join above it null-extends its rows (there it
+ *       commutes with the joins); the members keep the written order.
+ * </ul>
+ *
+ * <p>Anything else (a table joined twice, tables of different persons, a join on another key, a
+ * semi- or anti-join, a public table below the aggregate, {@code FULL JOIN} on H2) is refused with
+ * XDP03 naming the reason ({@link Refusal}).
  */
 final class UnitJoinInput {
   /** The relation, its column names, and the input's fields and conditions over them. */
