@@ -45,7 +45,7 @@ final class TestServers {
     String url = "jdbc:h2:mem:" + name;
     try (Connection admin = DriverManager.getConnection(url); Statement s = admin.createStatement()) {
       s.execute("CREATE USER IF NOT EXISTS " + READER + " PASSWORD '" + READER_PASSWORD + "'");
-      s.execute("GRANT SELECT ON TRIPS, COUNTIES TO " + READER);
+      s.execute("GRANT SELECT ON TRIPS, RIDERS, COUNTIES TO " + READER);
     }
     return url;
   }
