@@ -107,9 +107,11 @@ final class UnitJoinInput {
 
   private static boolean isUnitColumn(org.apache.calcite.rel.metadata.RelColumnOrigin origin,
       Policy policy) {
-    if (origin == null || origin.isDerived()) {
-      return false;
+    if (origin == null) {
+      return false; // derived from several columns, or none
     }
+    // a derived origin is the column under an expression (the CAST SqlToRelConverter projects
+    // below a join of INT and BIGINT units); what the expression is, trace() checks
     List<String> name = origin.getOriginTable().getQualifiedName();
     TablePolicy t = policy.table(name.get(name.size() - 1)).orElse(null);
     if (t == null || t.isPublic() || t.unitIsRow()) {
@@ -351,7 +353,7 @@ final class UnitJoinInput {
       return fields;
     }
     if (node instanceof Project p) {
-      if (!preserved && p.getProjects().stream().anyMatch(e -> !(e instanceof RexInputRef))) {
+      if (!preserved && !p.getProjects().stream().allMatch(UnitJoinInput::nullPreserving)) {
         throw nullExtended("computed column");
       }
       List<RexNode> fields = traceNode(p.getInput(), space, next, out, joins, preserved);
@@ -384,6 +386,18 @@ final class UnitJoinInput {
     throw new Refusal("a join of private tables may be read through joins, filters and "
         + "projections; this one reads " + CoreAggregate.describe(node)
         + " below the aggregate (aggregate each table on its own and combine the released rows)");
+  }
+
+  /**
+   * Whether {@code e} is a column, maybe cast (what SqlToRelConverter projects below a join of
+   * columns of different types): NULL exactly when the column is, so it means the same whether it
+   * is computed before an outer join null-extends the row or after.
+   */
+  private static boolean nullPreserving(RexNode e) {
+    while (e instanceof RexCall c && c.getKind() == SqlKind.CAST) {
+      e = c.getOperands().get(0);
+    }
+    return e instanceof RexInputRef;
   }
 
   private static Refusal nullExtended(String what) {
