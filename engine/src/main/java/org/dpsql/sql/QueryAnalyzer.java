@@ -642,10 +642,16 @@ public final class QueryAnalyzer {
             + "as a text literal (double any single quotes inside it)");
       }
       AnalyzedStatement inner = analyze(args.get(0));
-      if (inner instanceof AnalyzedStatement.Composite) {
-        throw SqlStates.notSupported("DPSQL.EXPLAIN explains single aggregates, workloads and "
-            + "adaptive tables; for a statement with subqueries, joins or post-processing use "
-            + "EXPLAIN PLAN FOR <statement>, which shows its plan, releases and costs");
+      if (inner instanceof AnalyzedStatement.Composite c && c.releases().size() == 1) {
+        // one private aggregate (a join of private tables, a subquery source): its release is
+        // what the statement spends, with the statement's whole budget
+        inner = c.releases().get(0);
+      }
+      if (inner instanceof AnalyzedStatement.Composite c && !c.releases().isEmpty()) {
+        throw SqlStates.notSupported("DPSQL.EXPLAIN explains one private aggregate, workload or "
+            + "adaptive table; this statement has " + c.releases().size() + " private "
+            + "aggregates: use EXPLAIN PLAN FOR <statement>, which shows its plan, each release "
+            + "and its cost");
       }
       if (!(inner instanceof AnalyzedStatement.PrivateAggregate
           || inner instanceof AnalyzedStatement.PrivateWorkload

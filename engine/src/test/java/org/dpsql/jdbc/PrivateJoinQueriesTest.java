@@ -312,6 +312,26 @@ class PrivateJoinQueriesTest {
         + "ON t.REGION = r.REGION GROUP BY r.PLAN ORDER BY r.PLAN");
   }
 
+  /** DPSQL.EXPLAIN of a private join: its candidate mechanisms and costs, nothing spent. */
+  @Test
+  void explainFunctionOfAPrivateJoin() throws SQLException {
+    try (Connection c = connect()) {
+      List<String> chosen = new java.util.ArrayList<>();
+      try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(
+          "SELECT * FROM TABLE(DPSQL.EXPLAIN('SELECT r.PLAN, COUNT(*) FROM TRIPS t LEFT JOIN "
+              + "RIDERS r ON r.RIDER_ID = t.RIDER_ID GROUP BY r.PLAN'))")) {
+        while (rs.next()) {
+          if (rs.getBoolean("CHOSEN")) {
+            chosen.add(rs.getString("MECHANISM") + " rho=" + rs.getBigDecimal("RHO").toPlainString());
+          }
+        }
+      }
+      assertEquals(List.of("discrete_gaussian rho=1000000"), chosen);
+      assertEquals(0, BigDecimal.ZERO.compareTo(
+          TestDatabase.session(c).accountant().spent().rho()), "nothing spent");
+    }
+  }
+
   @Test
   void explainNamesTheJoinAndItsBound() throws SQLException {
     String plan = explain("SELECT r.PLAN, COUNT(*) FROM TRIPS t JOIN RIDERS r "
