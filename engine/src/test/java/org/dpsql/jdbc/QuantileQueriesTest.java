@@ -165,6 +165,39 @@ class QuantileQueriesTest {
   }
 
   @Test
+  void subqueriesAndPostProcessingGoThroughTheRelationalFrontEnd() throws SQLException {
+    try (Connection c = connect()) {
+      List<List<Object>> released = rows(c, "SELECT r, MEDIAN(f) AS m, "
+          + "PERCENTILE_DISC(0.9) WITHIN GROUP (ORDER BY f DESC) AS low "
+          + "FROM (SELECT REGION AS r, FARE AS f FROM TRIPS WHERE AGE > 25) t GROUP BY r");
+      List<List<Object>> direct = rows(c, "SELECT REGION, MEDIAN(FARE), "
+          + "PERCENTILE_CONT(0.1) WITHIN GROUP (ORDER BY FARE) FROM TRIPS WHERE AGE > 25 "
+          + "GROUP BY REGION");
+      assertEquals(direct, released); // exact here, whichever way it is written
+      assertEquals(2, ledger(c).size());
+      List<List<Object>> again = rows(c, "WITH t AS (SELECT REGION AS r, FARE AS f FROM TRIPS "
+          + "WHERE AGE > 25) SELECT r, MEDIAN(f) AS m, PERCENTILE_DISC(0.9) WITHIN GROUP "
+          + "(ORDER BY f DESC) AS low FROM t GROUP BY r");
+      assertEquals(released, again);
+      assertEquals(2, ledger(c).size()); // the same canonical aggregate: released once
+      List<List<Object>> filtered = rows(c, "SELECT REGION, MAX(FARE) - MIN(FARE) AS spread "
+          + "FROM TRIPS GROUP BY REGION HAVING MAX(FARE) > 50 ORDER BY spread DESC");
+      List<List<Object>> truth = truth("MAX(" + FARE + ") - MIN(" + FARE + ")");
+      truth.sort((a, b) -> Double.compare((Double) b.get(1), (Double) a.get(1)));
+      assertEquals(truth, filtered);
+      assertEquals(3, ledger(c).size()); // MIN and MAX: one release of two quantiles
+      SQLException mixed = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT r, COUNT(*), MEDIAN(f) FROM (SELECT REGION AS r, FARE AS f FROM TRIPS) t "
+              + "GROUP BY r"));
+      assertEquals("XDP03", mixed.getSQLState(), mixed.getMessage());
+      SQLException expression = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT MEDIAN(f) FROM (SELECT FARE * 2 AS f FROM TRIPS) t"));
+      assertEquals("XDP03", expression.getSQLState(), expression.getMessage());
+      assertTrue(expression.getMessage().contains("\"FARE\" * 2"), expression.getMessage());
+    }
+  }
+
+  @Test
   void minAndMaxAreTheZeroAndOneQuantiles() throws SQLException {
     try (Connection c = connect()) {
       assertEquals(truth("MIN(AGE)", "MAX(" + FARE + ")"),
