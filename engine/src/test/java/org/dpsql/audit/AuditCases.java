@@ -25,6 +25,10 @@ import java.util.List;
  *       column over AGE's cells); a daily series of a TIMESTAMP column with day bins, grouped by
  *       CAST(TS AS DATE) and filtered by a date range (the unit's rows on one day).
  *   <li>COUNT(DISTINCT UNIT) GROUP BY AGE: the unit's 100 rows spread over every AGE cell.
+ *   <li>MEDIAN(V) GROUP BY G, V clamped to [0, 100] (a grid of 101 integers): cell A holds 20
+ *       values at 0 and 20 at 100, so every point is an exact median and the release is uniform;
+ *       the unit's 100 rows at V = 1000 (clamped to 100) move the target rank as far as k = 2
+ *       rows can.
  * </ul>
  */
 final class AuditCases {
@@ -36,7 +40,7 @@ final class AuditCases {
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
-        variance(), distinctUnits(), distinctValues());
+        variance(), distinctUnits(), distinctValues(), median());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -252,6 +256,26 @@ final class AuditCases {
         aggregatePolicy(PURE, ""),
         "SELECT /*+ DP(epsilon='3', mechanism='geometric') */ AGE, COUNT(DISTINCT UNIT) AS N "
             + "FROM T GROUP BY AGE", ReleasedValue.sumOf("N"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * MEDIAN(V) of cell A by the exponential mechanism, V clamped to [0, 100]. In D, cell A has 20
+   * units with 2 rows each, half at V = 0 and half at V = 100: every point of the 101-point grid
+   * scores 0 (uniform output). The added unit's rows all go to point 100; the honest engine keeps
+   * 2, which moves every other point's score by 1 (k·max(p, 1 − p) = 1), a privacy loss of at
+   * most 2η = ε/2 for this median (ε for the worst p); with bounding off its 100 rows make 100
+   * the only median, released with probability near 1 against 1/101.
+   */
+  static AuditCase median() {
+    List<String> s = new ArrayList<>(aggregateBackground());
+    s.add("UPDATE T SET V = 100 WHERE G = 'A' AND UNIT >= 10");
+    return new AuditCase("median", "MEDIAN(V) GROUP BY G, exponential mechanism over 101 grid "
+            + "points (Δ = k = 2), exact sampling, pure ε = 2", s, aggregateUnit(),
+        "allow_seed: true\n" + PURE + "tables:\n  T:\n    privacy_unit: UNIT\n"
+            + "    max_rows_per_unit: 2\n    columns:\n      G: {values: [A, B]}\n"
+            + "      V: {clamp: [0, 100]}\n",
+        "SELECT /*+ DP(epsilon='2') */ G, MEDIAN(V) AS M FROM T GROUP BY G",
+        ReleasedValue.cell("G", "A", "M"), BackendFault.BOUNDING_OFF);
   }
 
   // ---- InfTDA over P(ID, HH, STATE, COUNTY) ----
