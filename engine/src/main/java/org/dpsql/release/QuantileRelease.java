@@ -62,6 +62,9 @@ import org.dpsql.sql.OutputItem;
  * error, in values of the group, of a point of the grid.
  */
 public final class QuantileRelease {
+  /** The most (group, grid point) pairs a statement's histograms may hold in memory. */
+  public static final long MAX_HISTOGRAM_CELLS = 1_000_000;
+
   /** One quantile output of the query: its output index, column, fraction p and grid. */
   public record Target(int output, ColumnPolicy column, BigDecimal fraction, QuantileGrid grid) {}
 
@@ -87,8 +90,9 @@ public final class QuantileRelease {
 
   /**
    * Calibrates a quantile query: its grids, the ε of each quantile and the charge; refuses (XDP05)
-   * inconsistent privacy parameters and (XDP03) hints that do not apply to quantiles, before
-   * anything runs.
+   * inconsistent privacy parameters, and (XDP03) hints that do not apply to quantiles and
+   * histograms of more than {@link #MAX_HISTOGRAM_CELLS} (group, point) pairs, before anything
+   * runs.
    */
   public static QuantileRelease of(MeasurementPlan plan, Accounting accounting,
       BudgetAmount defaultQuery, BigDecimal reportingDelta) throws SQLException {
@@ -115,6 +119,15 @@ public final class QuantileRelease {
         grids.putIfAbsent(o.column(), grid);
         targets.add(new Target(i, o.column(), o.fraction(), grid));
       }
+    }
+    long points = 0;
+    for (QuantileGrid g : grids.values()) {
+      points += g.size();
+    }
+    if ((long) plan.cells().size() * points > MAX_HISTOGRAM_CELLS) {
+      throw SqlStates.notSupported("the quantiles' histograms would have " + plan.cells().size()
+          + " groups times " + points + " grid points, more than " + MAX_HISTOGRAM_CELLS
+          + "; group by fewer or coarser columns, or ask the data owner for a coarser bin");
     }
     int q = targets.size();
     NoisePlan.Budget b = NoisePlan.budget(accounting, defaultQuery, reportingDelta, query.hint());

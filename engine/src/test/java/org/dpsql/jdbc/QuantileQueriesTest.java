@@ -72,7 +72,8 @@ class QuantileQueriesTest {
         + "tables:\n  TRIPS:\n    privacy_unit: RIDER_ID\n    max_rows_per_unit: 5\n"
         + "    columns:\n      REGION: {values: [N, S, E, W]}\n"
         + "      AGE: {min: 16, max: 90, bin: 1}\n      FARE: {clamp: [0, 100]}\n"
-        + "      PASSENGERS: {values: [1, 2, 3]}\n");
+        + "      PASSENGERS: {values: [1, 2, 3]}\n"
+        + "      TRIP_ID: {min: 0, max: 2000000, bin: 1}\n");
   }
 
   @AfterAll
@@ -285,6 +286,10 @@ class QuantileQueriesTest {
       SQLException rollup = assertThrows(SQLException.class,
           () -> rows(c, "SELECT REGION, MEDIAN(AGE) FROM TRIPS GROUP BY ROLLUP(REGION)"));
       assertEquals("XDP03", rollup.getSQLState(), rollup.getMessage());
+      SQLException huge = assertThrows(SQLException.class,
+          () -> rows(c, "SELECT MEDIAN(TRIP_ID) FROM TRIPS"));
+      assertEquals("XDP03", huge.getSQLState(), huge.getMessage());
+      assertTrue(huge.getMessage().contains("2000001 grid points"), huge.getMessage());
       SQLException unknown = assertThrows(SQLException.class,
           () -> rows(c, "SELECT MEDIAN(RIDER_ID) FROM TRIPS"));
       assertEquals("XDP02", unknown.getSQLState(), unknown.getMessage());
@@ -298,6 +303,59 @@ class QuantileQueriesTest {
           () -> rows(c, "SELECT /*+ DP(rho='-1') */ MEDIAN(AGE) FROM TRIPS"));
       assertEquals("XDP05", badRho.getSQLState(), badRho.getMessage());
       assertEquals(100, ledger(c).size()); // the counts only
+    }
+  }
+
+  /**
+   * The charge goes through the connection's accountant: ε under pure accounting (ε/q per
+   * quantile), (ε, 0) under approx, ρ under zCDP with ε_q the largest value with ε_q²/8 ≤ ρ/q;
+   * parameters bind as in any private query.
+   */
+  @Test
+  void chargesEpsilonOrRhoAsTheAccountingSays() throws Exception {
+    String[][] cases = {
+        {"budget:\n  accounting: pure\n  per_connection: {epsilon: 5}\n"
+            + "  default_query: {epsilon: 0.5}\n", "ε = 0.25 each", "0.5", "0", "0"},
+        {"budget:\n  accounting: approx\n  per_connection: {epsilon: 5, delta: 1e-6}\n"
+            + "  default_query: {epsilon: 0.5, delta: 1e-8}\n", "ε = 0.25 each", "0.5", "0", "0"},
+        {"budget:\n  accounting: zcdp\n  per_connection: {rho: 5}\n"
+            + "  default_query: {rho: 0.04}\n", "ε = 0.4 each", "0", "0", "0.04"}};
+    for (String[] k : cases) {
+      Path p = Files.createTempFile("dpsql-quantile-budget", ".yaml");
+      try {
+        Files.writeString(p, k[0] + "tables:\n  TRIPS:\n    privacy_unit: RIDER_ID\n"
+            + "    max_rows_per_unit: 5\n    columns:\n      REGION: {values: [N, S, E, W]}\n"
+            + "      AGE: {min: 16, max: 90, bin: 1}\n");
+        Properties props = new Properties();
+        props.setProperty("policy", p.toString());
+        try (Connection c = DriverManager.getConnection(
+            "jdbc:dpsql:" + url.substring("jdbc:".length()), props)) {
+          String sql = "SELECT REGION, MIN(AGE), MEDIAN(AGE) FROM TRIPS WHERE AGE >= ? "
+              + "GROUP BY REGION";
+          String plan = String.join("\n", rows(c, "EXPLAIN PLAN FOR " + sql.replace("?", "20"))
+              .stream().map(r -> (String) r.get(0)).toList());
+          assertTrue(plan.contains(k[1]), plan);
+          assertEquals(List.of(), ledger(c));
+          try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setInt(1, 40);
+            try (ResultSet rs = ps.executeQuery()) {
+              int n = 0;
+              while (rs.next()) {
+                n++;
+                assertTrue(rs.getDouble(2) >= 16 && rs.getDouble(2) <= rs.getDouble(3)
+                    && rs.getDouble(3) <= 90, "monotone, in the domain");
+              }
+              assertEquals(4, n);
+            }
+          }
+          org.dpsql.accounting.PrivacyCost cost = ledger(c).get(0).cost();
+          assertEquals(0, new BigDecimal(k[2]).compareTo(cost.epsilon()), cost.toString());
+          assertEquals(0, new BigDecimal(k[3]).compareTo(cost.delta()), cost.toString());
+          assertEquals(0, new BigDecimal(k[4]).compareTo(cost.rho()), cost.toString());
+        }
+      } finally {
+        Files.deleteIfExists(p);
+      }
     }
   }
 
