@@ -130,7 +130,9 @@ public final class ExactMeasurer {
           if (cell < 0) {
             continue; // cannot happen: the SQL keeps only rows inside the domain
           }
-          int point = rs.getBigDecimal(keys + 1).intValueExact();
+          // the SQL's point is in [0, size); kept there against a backend's rounding at the ends
+          int point = Math.max(0, Math.min(grid.size() - 1,
+              rs.getBigDecimal(keys + 1).setScale(0, java.math.RoundingMode.FLOOR).intValueExact()));
           BigDecimal v = rs.getBigDecimal(keys + 2);
           out[cell][point] += v == null ? 0 : v.longValueExact();
         }
