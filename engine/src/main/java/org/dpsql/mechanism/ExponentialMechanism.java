@@ -43,24 +43,6 @@ public final class ExponentialMechanism {
     }
   }
 
-  /**
-   * The exact output distribution in floating point, {@code exp(-eta * (s_i - min s)) / Z}: for
-   * tests and reports only, never used to sample.
-   */
-  public static double[] probabilities(Rational[] scores, Rational eta) {
-    Rational[] gammas = gammas(scores, eta);
-    double[] p = new double[gammas.length];
-    double z = 0;
-    for (int i = 0; i < p.length; i++) {
-      p[i] = Math.exp(-gammas[i].doubleValue());
-      z += p[i];
-    }
-    for (int i = 0; i < p.length; i++) {
-      p[i] /= z;
-    }
-    return p;
-  }
-
   /** {@code eta * (s_i - min s)} for every candidate, after checking the arguments. */
   private static Rational[] gammas(Rational[] scores, Rational eta) {
     Objects.requireNonNull(scores, "scores");

@@ -97,15 +97,6 @@ class ExponentialMechanismTest {
   }
 
   @Test
-  void theProbabilitiesItReportsAreTheTarget() {
-    double[] p = ExponentialMechanism.probabilities(SCORES, Rational.of(1, 4));
-    double[] q = expected(SCORES, 0.25);
-    for (int i = 0; i < p.length; i++) {
-      assertEquals(q[i], p[i], 1e-12);
-    }
-  }
-
-  @Test
   void aHugeEtaReturnsAMinimiser() {
     Rational[] s = {Rational.of(3), Rational.of(1, 2), Rational.ZERO, Rational.of(5, 2)};
     SeededRandomBits bits = new SeededRandomBits(5);
