@@ -50,12 +50,16 @@ import org.dpsql.sql.OutputItem;
  * L1 sensitivity of a count vector); under zCDP each group is {@code ε_q·m_g/k}-bounded-range,
  * hence {@code (ε_q·m_g/k)²/8}-zCDP, and together at most {@code ε_q²/8} (Cesar–Rogers).
  *
+ * <p>Several fractions of one column: two to {@link JointQuantiles#MAX_FRACTIONS} fractions
+ * strictly between 0 and 1 are released jointly by {@link JointQuantiles} (JointExp, one release,
+ * η = ε_q/(4k)); more are released one by one. {@code MIN} and {@code MAX} (p = 0 and 1) are always
+ * released alone, with the target clamp above. A group's points of one column are then sorted and
+ * given to its fractions in increasing order (post-processing), so they never decrease with p.
+ *
  * <p>Budget: the statement's cost (hint or {@code default_query}) is split equally among its q
- * quantile outputs; under {@code pure} and {@code approx} each runs at {@code ε_q = ε/q} (charged
- * ε, resp. (ε, 0)); under {@code zcdp} at the largest 15-digit {@code ε_q} with {@code ε_q²/8 ≤
- * ρ/q} (charged ρ). Several fractions of one column are sampled independently, then sorted
- * (post-processing), so a group's released quantiles never decrease with p. This is the budget
- * split, not the joint JointExp of Gillenwater, Joseph and Kulesza (2021).
+ * releases (a joint set of fractions counts once); under {@code pure} and {@code approx} each runs
+ * at {@code ε_q = ε/q} (charged ε, resp. (ε, 0)); under {@code zcdp} at the largest 15-digit
+ * {@code ε_q} with {@code ε_q²/8 ≤ ρ/q} (charged ρ).
  *
  * <p>Accuracy: with g grid points, the released point's score exceeds {@code (2k/ε_q)(ln g +
  * ln(1/β))} with probability at most β (McSherry–Talwar Thm. 8, the best score being 0): the rank
@@ -71,14 +75,18 @@ public final class QuantileRelease {
   private final MeasurementPlan plan;
   private final List<Target> targets;
   private final Map<ColumnPolicy, QuantileGrid> grids;
+  /** Per column, the targets released jointly (sorted by fraction; absent when none). */
+  private final Map<ColumnPolicy, List<Target>> joint;
   private final Rational epsilon;
   private final PrivacyCost charge;
 
   private QuantileRelease(MeasurementPlan plan, List<Target> targets,
-      Map<ColumnPolicy, QuantileGrid> grids, Rational epsilon, PrivacyCost charge) {
+      Map<ColumnPolicy, QuantileGrid> grids, Map<ColumnPolicy, List<Target>> joint,
+      Rational epsilon, PrivacyCost charge) {
     this.plan = plan;
     this.targets = List.copyOf(targets);
     this.grids = grids;
+    this.joint = joint;
     this.epsilon = epsilon;
     this.charge = charge;
   }
@@ -129,7 +137,19 @@ public final class QuantileRelease {
           + " groups times " + points + " grid points, more than " + MAX_HISTOGRAM_CELLS
           + "; group by fewer or coarser columns, or ask the data owner for a coarser bin");
     }
+    Map<ColumnPolicy, List<Target>> joint = new LinkedHashMap<>();
+    for (ColumnPolicy c : grids.keySet()) {
+      List<Target> interior = targets.stream().filter(t -> t.column().equals(c)
+              && t.fraction().signum() > 0 && t.fraction().compareTo(BigDecimal.ONE) < 0)
+          .sorted((x, y) -> x.fraction().compareTo(y.fraction())).toList();
+      if (interior.size() >= 2 && interior.size() <= JointQuantiles.MAX_FRACTIONS) {
+        joint.put(c, interior);
+      }
+    }
     int q = targets.size();
+    for (List<Target> set : joint.values()) {
+      q -= set.size() - 1; // a joint set is one release
+    }
     NoisePlan.Budget b = NoisePlan.budget(accounting, defaultQuery, reportingDelta, query.hint());
     Rational epsilon = switch (accounting) {
       case PURE, APPROX -> Rational.of(b.epsilon()).divide(q);
@@ -141,7 +161,7 @@ public final class QuantileRelease {
       case APPROX -> PrivacyCost.approx(b.epsilon(), BigDecimal.ZERO);
       case ZCDP -> PrivacyCost.zcdp(b.rho());
     };
-    return new QuantileRelease(plan, targets, grids, epsilon, charge);
+    return new QuantileRelease(plan, targets, grids, joint, epsilon, charge);
   }
 
   /** What the statement is charged. */
@@ -149,9 +169,28 @@ public final class QuantileRelease {
     return charge;
   }
 
-  /** The ε of each quantile output (all groups together). */
+  /** The ε of each release, a single quantile or a joint set (all groups together). */
   public Rational epsilonPerQuantile() {
     return epsilon;
+  }
+
+  /** The number of releases the budget is split among (a joint set counts once). */
+  public int releases() {
+    int q = targets.size();
+    for (List<Target> set : joint.values()) {
+      q -= set.size() - 1;
+    }
+    return q;
+  }
+
+  /** Whether {@code t} is released jointly with other fractions of its column (JointExp). */
+  public boolean isJoint(Target t) {
+    return joint.getOrDefault(t.column(), List.of()).contains(t);
+  }
+
+  /** The ledger's name of the statement's mechanism: {@code jointexp} if any set is joint. */
+  public String mechanismName() {
+    return joint.isEmpty() ? "exponential" : "jointexp";
   }
 
   /** {@code η = ε_q / (2k)}: the exponential mechanism's factor on the scores. */
@@ -181,11 +220,14 @@ public final class QuantileRelease {
 
   /**
    * The rank error that the released point exceeds with probability at most β, in values of a
-   * group: {@code (2k/ε_q)(ln g + ln(1/β))} for a grid of g points.
+   * group: {@code (2k/ε_q)(ln g + ln(1/β))} for a grid of g points, {@code (2k/ε_q)(ln C(g+m−1, m)
+   * + ln(1/β))} for m fractions released jointly.
    */
   public double rankErrorBound(Target t, double beta) {
-    return 2.0 * plan.maxRowsPerUnit() / epsilon.doubleValue()
-        * (Math.log(t.grid().size()) + Math.log(1 / beta));
+    // joint: U ≤ (2·2k/ε)(ln #tuples + ln(1/β)) and each rank error is at most U/2
+    double log = isJoint(t) ? JointQuantiles.logTuples(t.grid().size(),
+        joint.get(t.column()).size()) : Math.log(t.grid().size());
+    return 2.0 * plan.maxRowsPerUnit() / epsilon.doubleValue() * (log + Math.log(1 / beta));
   }
 
   /**
@@ -232,6 +274,7 @@ public final class QuantileRelease {
     List<OutputItem> outputs = plan.query().outputs();
     List<Object[]> rows = new ArrayList<>(cells);
     Rational eta = eta();
+    Rational jointEta = JointQuantiles.eta(epsilon, plan.maxRowsPerUnit());
     for (int cell = 0; cell < cells; cell++) {
       Object[] keys = plan.cells().keysOf(cell);
       Object[] row = new Object[columns.size()];
@@ -246,9 +289,20 @@ public final class QuantileRelease {
         List<Target> same = targets.stream().filter(t -> t.column().equals(column)).toList();
         long[] histogram = histograms.get(column)[cell];
         int[] points = new int[same.size()];
+        List<Target> together = joint.getOrDefault(column, List.of());
+        if (!together.isEmpty()) {
+          BigDecimal[] fractions = together.stream().map(Target::fraction)
+              .toArray(BigDecimal[]::new);
+          int[] sampled = JointQuantiles.sample(random, histogram, fractions, jointEta);
+          for (int i = 0; i < sampled.length; i++) {
+            points[same.indexOf(together.get(i))] = sampled[i];
+          }
+        }
         for (int i = 0; i < points.length; i++) {
-          points[i] = ExponentialMechanism.sample(random,
-              scores(histogram, same.get(i).fraction()), eta);
+          if (!together.contains(same.get(i))) {
+            points[i] = ExponentialMechanism.sample(random,
+                scores(histogram, same.get(i).fraction()), eta);
+          }
         }
         // monotone in p: the sorted points go to the fractions in increasing order
         Arrays.sort(points);

@@ -625,12 +625,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       throw SqlStates.backendFailureWithheld("could not evaluate this private query", e,
           "Check the types of the filter's literals and parameters. ");
     }
-    accountant.charge(quantiles.charge(), q.sql().strip(), QUANTILE_MECHANISM, null);
+    accountant.charge(quantiles.charge(), q.sql().strip(), quantiles.mechanismName(), null);
     return quantiles.release(histograms, random);
   }
-
-  /** The ledger's and EXPLAIN's name of the quantiles' mechanism. */
-  static final String QUANTILE_MECHANISM = "exponential";
 
   /** A quantile query's calibration (XDP05 for bad privacy parameters, XDP03 for bad hints). */
   QuantileRelease quantiles(MeasurementPlan plan) throws SQLException {
@@ -754,16 +751,20 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         + " (the full policy domain, every group released)"});
     rows.add(new Object[] {"cost: " + quantiles.charge() + " (" + accountant.accounting()
         .policyName() + " accounting; remaining " + accountant.remaining() + "), split equally "
-        + "among " + quantiles.targets().size() + " quantile" + (quantiles.targets().size() == 1
-            ? "" : "s") + ": ε = " + NoiseMechanism.decimal(quantiles.epsilonPerQuantile())
+        + "among " + quantiles.releases() + " release" + (quantiles.releases() == 1
+            ? "" : "s") + " (a joint set of fractions counts once): ε = "
+        + NoiseMechanism.decimal(quantiles.epsilonPerQuantile())
         + " each" + (accountant.accounting() == org.dpsql.accounting.Accounting.ZCDP
             ? " (ε²/8 ≤ ρ share: the exponential mechanism is ε-bounded-range)" : "")});
     for (QuantileRelease.Target t : quantiles.targets()) {
+      boolean joint = quantiles.isJoint(t);
       rows.add(new Object[] {"quantile " + plan.query().outputs().get(t.output()).label()
           + " = the " + t.fraction().toPlainString() + "-quantile of " + t.column().name()
-          + " with " + QUANTILE_MECHANISM + "(ε=" + NoiseMechanism.decimal(
-              quantiles.epsilonPerQuantile()) + ", Δ=" + plan.maxRowsPerUnit()
-          + ", utility −|rank − p·n|) over the grid of " + t.grid().describe()
+          + " with " + (joint ? "jointexp" : "exponential") + "(ε=" + NoiseMechanism.decimal(
+              quantiles.epsilonPerQuantile()) + ", Δ=" + (joint ? 2 * plan.maxRowsPerUnit()
+                  + ", one release with the column's other fractions in (0, 1), utility −Σ|gap − "
+                  + "target gap|" : plan.maxRowsPerUnit() + ", utility −|rank − p·n|")
+          + ") over the grid of " + t.grid().describe()
           + "; rank error ≤ " + String.format("%.4g", quantiles.rankErrorBound(t, 0.05))
           + " values with probability ≥ 0.95"});
     }

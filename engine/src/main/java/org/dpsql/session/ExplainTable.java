@@ -67,7 +67,8 @@ final class ExplainTable {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
       org.dpsql.release.QuantileRelease quantiles = session.quantiles(plan);
       for (org.dpsql.release.QuantileRelease.Target t : quantiles.targets()) {
-        rows.add(row(DpsqlSession.QUANTILE_MECHANISM, true, quantiles.charge(), Double.NaN,
+        rows.add(row(quantiles.isJoint(t) ? "jointexp" : "exponential", true, quantiles.charge(),
+            Double.NaN,
             plan.query().outputs().get(t.output()).label() + ": " + t.fraction().toPlainString()
             + "-quantile of " + t.column().name() + ", ε=" + NoiseMechanism.decimal(
                 quantiles.epsilonPerQuantile()) + ", grid of " + t.grid().size()

@@ -228,13 +228,17 @@ class QuantileQueriesTest {
     try (Connection c = connect()) {
       List<String> plan = new ArrayList<>();
       for (List<Object> r : rows(c, "EXPLAIN PLAN FOR SELECT REGION, "
-          + "PERCENTILE_CONT(0.25) WITHIN GROUP (ORDER BY FARE), MEDIAN(FARE) FROM TRIPS "
-          + "GROUP BY REGION")) {
+          + "PERCENTILE_CONT(0.25) WITHIN GROUP (ORDER BY FARE), MEDIAN(FARE), MAX(FARE) "
+          + "FROM TRIPS GROUP BY REGION")) {
         plan.add((String) r.get(0));
       }
       String all = String.join("\n", plan);
       assertTrue(all.contains("cost: ρ=1000000"), all);
-      assertTrue(all.contains("exponential(ε="), all);
+      // the two fractions in (0, 1) are one JointExp release, MAX is released alone
+      assertTrue(all.contains("among 2 releases"), all);
+      assertTrue(all.contains("0.25-quantile of FARE with jointexp(ε=2000, Δ=10"), all);
+      assertTrue(all.contains("0.5-quantile of FARE with jointexp(ε=2000, Δ=10"), all);
+      assertTrue(all.contains("1-quantile of FARE with exponential(ε=2000, Δ=5"), all);
       assertTrue(all.contains("1001 points 0, 0.1, ..., 100"), all);
       assertTrue(all.contains("rank error ≤"), all);
       assertTrue(all.contains("GROUP BY") && all.contains("ROW_NUMBER()"), all);
@@ -243,6 +247,9 @@ class QuantileQueriesTest {
       assertEquals(1, explain.size());
       assertEquals("exponential", explain.get(0).get(0));
       assertEquals(true, explain.get(0).get(1));
+      assertEquals(List.of("jointexp", "jointexp"), rows(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN("
+          + "'SELECT PERCENTILE_DISC(0.1) WITHIN GROUP (ORDER BY AGE), MEDIAN(AGE) FROM TRIPS'))")
+          .stream().map(r -> r.get(0)).toList());
       assertEquals(1000000.0, explain.get(0).get(4));
       assertTrue(((String) explain.get(0).get(6)).contains("0.5-quantile of AGE, ε=2828.43"),
           explain.toString());
