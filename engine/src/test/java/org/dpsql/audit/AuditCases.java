@@ -29,6 +29,7 @@ import java.util.List;
  *       values at 0 and 20 at 100, so every point is an exact median and the release is uniform;
  *       the unit's 100 rows at V = 1000 (clamped to 100) move the target rank as far as k = 2
  *       rows can.
+ *   <li>The first and third quartiles of V by JointExp (one release): the same data.
  * </ul>
  */
 final class AuditCases {
@@ -40,7 +41,7 @@ final class AuditCases {
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
-        variance(), distinctUnits(), distinctValues(), median());
+        variance(), distinctUnits(), distinctValues(), median(), quartiles());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -276,6 +277,21 @@ final class AuditCases {
             + "      V: {clamp: [0, 100]}\n",
         "SELECT /*+ DP(epsilon='2') */ G, MEDIAN(V) AS M FROM T GROUP BY G",
         ReleasedValue.cell("G", "A", "M"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * The first and third quartiles of V in cell A, released jointly by JointExp (Δ = 2k = 4), on
+   * the data of {@link #median()}: the honest engine's 2 added rows at 100 move the joint utility
+   * by at most 4; with bounding off the unit's 100 rows make 100 the first quartile too.
+   */
+  static AuditCase quartiles() {
+    AuditCase m = median();
+    return new AuditCase("quartiles-jointexp", "PERCENTILE_CONT(0.25) and (0.75) of V GROUP BY G, "
+            + "one JointExp release over 101 grid points (Δ = 2k = 4), exact sampling, pure ε = 2; "
+            + "released value: the first quartile", m.schemaAndBackground(), m.unitRows(),
+        m.policyYaml(), "SELECT /*+ DP(epsilon='2') */ G, PERCENTILE_CONT(0.25) WITHIN GROUP "
+            + "(ORDER BY V) AS Q1, PERCENTILE_CONT(0.75) WITHIN GROUP (ORDER BY V) AS Q3 FROM T "
+            + "GROUP BY G", ReleasedValue.cell("G", "A", "Q1"), BackendFault.BOUNDING_OFF);
   }
 
   // ---- InfTDA over P(ID, HH, STATE, COUNTY) ----
