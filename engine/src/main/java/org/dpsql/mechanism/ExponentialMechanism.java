@@ -33,12 +33,35 @@ public final class ExponentialMechanism {
    * @throws IllegalArgumentException for no scores, a negative score or {@code eta <= 0}
    */
   public static int sample(RandomBits random, Rational[] scores, Rational eta) {
-    Objects.requireNonNull(random, "random");
-    Rational[] gammas = gammas(scores, eta);
-    while (true) {
-      int i = (int) random.uniformBelow(gammas.length);
-      if (ExactSamplers.bernoulliExpMinus(random, gammas[i])) {
-        return i;
+    return prepare(scores, eta).sample(random);
+  }
+
+  /**
+   * The mechanism over fixed scores, with {@code eta * (s_i − min s)} computed once, for drawing
+   * many independent samples (as JointExp's proposals do).
+   *
+   * @throws IllegalArgumentException for no scores, a negative score or {@code eta <= 0}
+   */
+  public static Prepared prepare(Rational[] scores, Rational eta) {
+    return new Prepared(gammas(scores, eta));
+  }
+
+  /** The exponential mechanism over fixed scores; each {@link #sample} is independent and exact. */
+  public static final class Prepared {
+    private final Rational[] gammas;
+
+    private Prepared(Rational[] gammas) {
+      this.gammas = gammas;
+    }
+
+    /** An index {@code i} with probability exactly proportional to {@code exp(-eta * s_i)}. */
+    public int sample(RandomBits random) {
+      Objects.requireNonNull(random, "random");
+      while (true) {
+        int i = (int) random.uniformBelow(gammas.length);
+        if (ExactSamplers.bernoulliExpMinus(random, gammas[i])) {
+          return i;
+        }
       }
     }
   }

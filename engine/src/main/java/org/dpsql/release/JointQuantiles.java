@@ -84,12 +84,16 @@ public final class JointQuantiles {
       distances[j] = distances(histogram, Rational.of(fractions[j]).multiply(n));
     }
     Rational proposalEta = eta.multiply(2).divide(m);
+    ExponentialMechanism.Prepared[] proposals = new ExponentialMechanism.Prepared[m];
+    for (int j = 0; j < m; j++) {
+      proposals[j] = ExponentialMechanism.prepare(distances[j], proposalEta);
+    }
     int[] o = new int[m];
     while (true) {
       Rational sum = Rational.ZERO;
       boolean ordered = true;
       for (int j = 0; j < m; j++) {
-        o[j] = ExponentialMechanism.sample(random, distances[j], proposalEta);
+        o[j] = proposals[j].sample(random);
         sum = sum.add(distances[j][o[j]]);
         ordered &= j == 0 || o[j - 1] <= o[j];
       }
