@@ -2,7 +2,8 @@
 -- documented to generate (Metabase's MBQL compiler, Tableau's generic ODBC/JDBC dialect, Superset's
 -- SQLAlchemy-built charts, Looker's LookML SQL, Power BI DirectQuery, Mode/Redash hand-written SQL,
 -- DBeaver/sqlline consoles), over TRIPS (private: STATE, PAYMENT, AGE, HOUR, FARE, DISTANCE_KM,
--- unit RIDER_ID) and COUNTIES (public).
+-- unit RIDER_ID), RIDERS (private: PLAN, SIGNUP_YEAR, one row per rider; both unit: rider) and
+-- COUNTIES (public).
 -- Each entry: a header "-- <tool> | <shape> | answered" (or "| refused XDPnn" / "| refused 42")
 -- and one statement ending with ";".
 
@@ -174,3 +175,17 @@ SELECT state, count(*) FROM trips WHERE YEAR(pickup_at) = 2024 AND MONTH(pickup_
 SELECT "PUBLIC"."TRIPS"."STATE" AS "STATE", stddev_pop("PUBLIC"."TRIPS"."FARE") AS "stddev" FROM "PUBLIC"."TRIPS" GROUP BY "PUBLIC"."TRIPS"."STATE" ORDER BY "PUBLIC"."TRIPS"."STATE" ASC;
 -- Tableau | sample variance and standard deviation | answered
 SELECT "TRIPS"."PAYMENT" AS "PAYMENT", VAR_SAMP("TRIPS"."DISTANCE_KM") AS "var:DISTANCE_KM:ok", STDDEV_SAMP("TRIPS"."FARE") AS "std:FARE:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;
+-- Metabase | join to a second private table (left join), breakout on its column | answered
+SELECT "Riders"."PLAN" AS "Riders__PLAN", count(*) AS "count" FROM "PUBLIC"."TRIPS" LEFT JOIN "PUBLIC"."RIDERS" AS "Riders" ON "PUBLIC"."TRIPS"."RIDER_ID" = "Riders"."RIDER_ID" GROUP BY "Riders"."PLAN" ORDER BY "Riders"."PLAN" ASC;
+-- Tableau | inner join of two private tables, measure and two dimensions | answered
+SELECT "RIDERS"."PLAN" AS "PLAN", "TRIPS"."STATE" AS "STATE", SUM("TRIPS"."FARE") AS "sum:FARE:ok" FROM "PUBLIC"."TRIPS" "TRIPS" INNER JOIN "PUBLIC"."RIDERS" "RIDERS" ON ("TRIPS"."RIDER_ID" = "RIDERS"."RIDER_ID") GROUP BY 1, 2;
+-- Looker | left_outer join, count distinct of the unit | answered
+SELECT riders.PLAN AS "riders.plan", COUNT(DISTINCT trips.RIDER_ID) AS "trips.rider_count" FROM PUBLIC.TRIPS AS trips LEFT JOIN PUBLIC.RIDERS AS riders ON trips.RIDER_ID = riders.RIDER_ID GROUP BY 1 ORDER BY 2 DESC FETCH NEXT 500 ROWS ONLY;
+-- Power BI | left outer join with a filter on the joined table | answered
+SELECT "t1"."SIGNUP_YEAR", SUM("t0"."FARE") AS "a0" FROM "PUBLIC"."TRIPS" AS "t0" LEFT OUTER JOIN "PUBLIC"."RIDERS" AS "t1" ON ("t0"."RIDER_ID" = "t1"."RIDER_ID") WHERE ("t1"."PLAN" IN ('plus', 'pass')) GROUP BY "t1"."SIGNUP_YEAR";
+-- Superset | virtual dataset joining two private tables | answered
+SELECT plan AS plan, COUNT(*) AS count FROM (SELECT t.STATE AS state, r.PLAN AS plan FROM TRIPS t JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID) AS virtual_table GROUP BY plan ORDER BY count DESC LIMIT 10000;
+-- SQL console | self-join on the unit (pairs of one rider's trips) | refused XDP03
+SELECT a.STATE, COUNT(*) FROM TRIPS a JOIN TRIPS b ON a.RIDER_ID = b.RIDER_ID GROUP BY a.STATE;
+-- Mode | left join with a condition on the joined table in ON | refused XDP03
+SELECT r.PLAN, COUNT(*) FROM TRIPS t LEFT JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID AND r.SIGNUP_YEAR > 2020 GROUP BY r.PLAN;

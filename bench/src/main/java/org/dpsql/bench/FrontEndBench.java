@@ -116,7 +116,8 @@ public final class FrontEndBench {
     }
   }
 
-  private static double run(Connection c, String sql) throws SQLException {
+  /** Runs {@code sql} on {@code c}, reading every row; its time in milliseconds. */
+  static double run(Connection c, String sql) throws SQLException {
     long t0 = System.nanoTime();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
       while (rs.next()) {
@@ -126,7 +127,8 @@ public final class FrontEndBench {
     return (System.nanoTime() - t0) / 1e6;
   }
 
-  private static double median(double[] v) {
+  /** The median of {@code v}. */
+  static double median(double[] v) {
     double[] s = v.clone();
     Arrays.sort(s);
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;

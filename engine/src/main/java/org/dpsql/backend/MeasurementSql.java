@@ -21,7 +21,8 @@ import org.dpsql.rewrite.MeasurementPlan;
  * <p>Contribution bounding: unless every row is its own unit, the rows that pass the filter are
  * numbered per unit in a random order ({@code ROW_NUMBER() OVER (PARTITION BY unit ORDER BY
  * random)}) and only the first {@code max_rows_per_unit} reach the aggregates: a uniform random
- * subset of each unit's rows. A unit that the backend declares
+ * subset of each unit's rows. For a join of private tables on their shared unit the rows are the
+ * join's and are bounded after the join, whatever its fan-out. A unit that the backend declares
  * unique needs no bounding (see {@link UniqueUnits}). Rows outside the policy domain of a group column belong to no cell
  * and are filtered out before bounding. Identifiers are quoted and policy literals escaped by the
  * dialect; the analyst's filter keeps its dynamic parameters, bound by {@link #parameterOrder()}.
@@ -114,7 +115,7 @@ public final class MeasurementSql {
         case COUNT_DISTINCT -> value(m.column(), dialect);
         case COUNT -> value(m.column(), dialect);
         case SUM -> steps(value(m.column(), dialect), Measurement.bounds(m.column()),
-            m.resolution());
+            m.resolution(), ColumnPolicy.isIntegerType(m.column().sqlType()));
       });
     }
     String from = snapshot != null ? snapshot : qualifiedName(table, dialect);
@@ -175,8 +176,15 @@ public final class MeasurementSql {
         .orElseGet(() -> dialect.quoteIdentifier(column.name()));
   }
 
-  /** The table's quoted, schema-qualified name. */
+  /**
+   * The table's quoted, schema-qualified name; for a join of tables on their shared unit, the
+   * join as a derived table (see {@link org.dpsql.policy.UnitJoin#fromSql}), so that filtering and
+   * bounding apply to the join's rows.
+   */
   static String qualifiedName(TablePolicy table, SqlDialect dialect) {
+    if (table.join() != null) {
+      return table.join().fromSql(dialect);
+    }
     return (table.schema() == null ? "" : dialect.quoteIdentifier(table.schema()) + ".")
         + dialect.quoteIdentifier(table.name());
   }
@@ -219,11 +227,24 @@ public final class MeasurementSql {
     return "FLOOR(" + shifted + " / " + num(d.bin()) + ")";
   }
 
-  /** The value clamped to the bounds, in whole resolution steps; NULL stays NULL. */
-  private static String steps(String col, Clamp clamp, BigDecimal resolution) {
+  /** Largest bound for which a clamped integer value is summed as it is (it fits in INT). */
+  private static final BigDecimal INT_MAX = BigDecimal.valueOf(Integer.MAX_VALUE);
+
+  /**
+   * The value clamped to the bounds, in whole resolution steps; NULL stays NULL. An integer value
+   * with whole bounds within INT's range, in steps of 1, is already a whole number of steps: it is
+   * summed as it is (a backend's SUM of such values is exact: BIGINT or wider, and a BIGINT sum
+   * of values below 2^31 in size overflows only beyond 2^32 rows), which spares the backend a
+   * decimal conversion per row.
+   */
+  private static String steps(String col, Clamp clamp, BigDecimal resolution, boolean integer) {
     String clamped = "CASE WHEN " + col + " IS NULL THEN NULL WHEN " + col + " < " + num(clamp.lo())
         + " THEN " + num(clamp.lo()) + " WHEN " + col + " > " + num(clamp.hi()) + " THEN "
         + num(clamp.hi()) + " ELSE " + col + " END";
+    if (integer && resolution.compareTo(BigDecimal.ONE) == 0 && Measurement.isWhole(clamp.lo())
+        && Measurement.isWhole(clamp.hi()) && clamp.maxAbs().compareTo(INT_MAX) <= 0) {
+      return clamped;
+    }
     // exact decimal arithmetic whatever the column's type (and PostgreSQL has no ROUND(double, int))
     String exact = "CAST(" + clamped + " AS DECIMAL(38, 12))";
     if (resolution.compareTo(BigDecimal.ONE) == 0) {

@@ -35,8 +35,15 @@ public final class UniqueUnits {
     this.backend = backend;
   }
 
-  /** True if the backend declares the table's privacy-unit column unique and not null. */
+  /**
+   * True if the backend declares the table's privacy-unit column unique and not null; for a join
+   * of tables on their shared unit, if it declares so for every joined table (a person then has
+   * at most one row in each, so at most one row of the join).
+   */
   public boolean oneRowPerUnit(TablePolicy table) {
+    if (table.join() != null) {
+      return table.join().members().stream().allMatch(this::oneRowPerUnit);
+    }
     if (table.isPublic() || table.unitIsRow()) {
       return false;
     }

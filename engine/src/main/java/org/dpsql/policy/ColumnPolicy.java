@@ -133,6 +133,11 @@ public record ColumnPolicy(
         || sqlType == java.sql.Types.BIGINT;
   }
 
+  /** This column under another name (a column of a {@link UnitJoin} relation). */
+  public ColumnPolicy renamed(String newName) {
+    return new ColumnPolicy(newName, sqlType, categorical, ordered, clamp, computed, time);
+  }
+
   /** This column with another name and SQL type (used when resolving against the backend). */
   ColumnPolicy withBackend(String backendName, int backendType, CategoricalDomain domain) {
     return new ColumnPolicy(

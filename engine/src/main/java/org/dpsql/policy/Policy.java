@@ -2,6 +2,7 @@ package org.dpsql.policy;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,20 +25,35 @@ import java.util.Optional;
  *
  * <p>{@code limits} are the owner's statement timeout and cell limit ({@link QueryLimits}; {@link
  * QueryLimits#NONE} when the policy sets none).
+ *
+ * <p>{@code unitBounds} are the owner's contribution bounds for joins of private tables that share
+ * a unit (policy key {@code units:}, by upper-cased unit name); such a join is a private table of
+ * its own ({@link UnitJoin}), found by {@link #table} under its name ({@code TRIPS JOIN RIDERS}).
  */
 public record Policy(
     boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source,
     Map<String, SynopsisSpec> synopses, String synopsisStore,
-    Map<String, AdaptiveTablePolicy> adaptiveTables, QueryLimits limits) {
+    Map<String, AdaptiveTablePolicy> adaptiveTables, QueryLimits limits,
+    Map<String, Integer> unitBounds) {
 
   /** Copies the maps. */
   public Policy {
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(limits, "limits");
+    unitBounds = Map.copyOf(unitBounds);
     tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
     synopses = Collections.unmodifiableMap(new LinkedHashMap<>(synopses));
     adaptiveTables = Collections.unmodifiableMap(new LinkedHashMap<>(adaptiveTables));
+  }
+
+  /** A policy without explicit bounds for unit joins. */
+  public Policy(
+      boolean allowSeed, BudgetPolicy budget, Map<String, TablePolicy> tables, String source,
+      Map<String, SynopsisSpec> synopses, String synopsisStore,
+      Map<String, AdaptiveTablePolicy> adaptiveTables, QueryLimits limits) {
+    this(allowSeed, budget, tables, source, synopses, synopsisStore, adaptiveTables, limits,
+        Map.of());
   }
 
   /** A policy without limits beyond the engine's own. */
@@ -68,8 +84,64 @@ public record Policy(
         : Optional.ofNullable(adaptiveTables.get(AdaptiveTablePolicy.key(name.strip())));
   }
 
-  /** The table named {@code name}, compared case-insensitively. */
+  /**
+   * The table named {@code name}, compared case-insensitively; a name that lists private tables
+   * sharing a unit ({@code TRIPS JOIN RIDERS}) names their {@link UnitJoin}.
+   */
   public Optional<TablePolicy> table(String name) {
-    return name == null ? Optional.empty() : Optional.ofNullable(tables.get(TablePolicy.key(name)));
+    if (name == null) {
+      return Optional.empty();
+    }
+    TablePolicy t = tables.get(TablePolicy.key(name));
+    if (t != null) {
+      return Optional.of(t);
+    }
+    Optional<UnitJoin.Written> written = UnitJoin.written(name);
+    if (written.isEmpty()) {
+      return Optional.empty();
+    }
+    List<TablePolicy> members = new java.util.ArrayList<>();
+    for (String n : written.get().members()) {
+      TablePolicy m = tables.get(TablePolicy.key(n));
+      if (m == null) {
+        return Optional.empty();
+      }
+      members.add(m);
+    }
+    List<UnitJoin.Link> links = new java.util.ArrayList<>();
+    for (int i = 0; i < written.get().kinds().size(); i++) {
+      String target = written.get().targets().get(i);
+      int to = 0;
+      if (target != null) {
+        to = -1;
+        for (int j = 0; j <= i; j++) {
+          if (members.get(j).name().equalsIgnoreCase(target)) {
+            to = j;
+          }
+        }
+        if (to < 0) {
+          return Optional.empty();
+        }
+      }
+      links.add(new UnitJoin.Link(written.get().kinds().get(i), to));
+    }
+    return unitJoin(members, links);
+  }
+
+  /**
+   * The left-deep join of {@code members} by {@code links} (one per member after the first) as one
+   * private table, or empty when they are not two or more distinct private tables with the same
+   * {@code unit:} name.
+   */
+  public Optional<TablePolicy> unitJoin(List<TablePolicy> members, List<UnitJoin.Link> links) {
+    if (members.size() < 2 || members.stream().anyMatch(m -> m.sharedUnit() == null)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(UnitJoin.relation(members, links,
+          unitBounds.get(TablePolicy.key(members.get(0).sharedUnit()))));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 }

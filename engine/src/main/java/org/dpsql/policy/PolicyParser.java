@@ -20,7 +20,8 @@ import org.dpsql.policy.PolicyYaml.YamlBool;
 final class PolicyParser {
   static final List<String> TOP_KEYS =
       List.of("allow_seed", "budget", "tables", "synopses", "synopsis_store", "adaptive_tables",
-          "limits");
+          "limits", "units");
+  static final List<String> UNIT_KEYS = List.of("max_rows_per_unit");
   static final List<String> LIMITS_KEYS = List.of("statement_timeout_s", "max_cells");
   static final List<String> ADAPTIVE_KEYS = List.of("persons", "iterations", "mechanism", "gamma",
       "thresholds", "sexes", "ages", "levels");
@@ -35,7 +36,7 @@ final class PolicyParser {
   static final List<String> AMOUNT_KEYS = List.of("epsilon", "delta", "rho");
   static final List<String> TABLE_KEYS =
       List.of("public", "privacy_unit", "max_rows_per_unit", "bounding", "answer_range", "columns",
-          "hierarchies", "spatial");
+          "hierarchies", "spatial", "unit");
   static final List<String> COLUMN_KEYS = List.of("values", "min", "max", "bin", "clamp");
   static final String ROW_UNIT = "ROW";
 
@@ -80,7 +81,38 @@ final class PolicyParser {
         ? adaptiveTables(root.get("adaptive_tables"), "adaptive_tables") : Map.of();
     QueryLimits limits = root.containsKey("limits") ? limits(root.get("limits"), "limits")
         : QueryLimits.NONE;
-    return new Policy(allowSeed, budget, tables, source, synopses, store, adaptive, limits);
+    Map<String, Integer> unitBounds = root.containsKey("units")
+        ? units(root.get("units"), "units", tables) : Map.of();
+    return new Policy(allowSeed, budget, tables, source, synopses, store, adaptive, limits,
+        unitBounds);
+  }
+
+  // ---------------------------------------------------------------- shared units
+
+  /**
+   * The {@code units:} section: for each shared unit name, the bound on one person's rows in a
+   * join of the tables that share it. Every name must be the {@code unit:} of two tables or more.
+   */
+  private Map<String, Integer> units(Object value, String path, Map<String, TablePolicy> tables)
+      throws SQLException {
+    Map<String, Object> m = mapping(value, path);
+    Map<String, Integer> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : m.entrySet()) {
+      String uPath = join(path, e.getKey());
+      long sharing = tables.values().stream()
+          .filter(t -> e.getKey().equalsIgnoreCase(t.sharedUnit())).count();
+      if (sharing < 2) {
+        throw problem(uPath, "names no unit shared by two tables or more; give the tables that "
+            + "protect the same person the same unit: " + e.getKey() + " (found on " + sharing
+            + " table" + (sharing == 1 ? "" : "s") + ")");
+      }
+      Map<String, Object> settings = mapping(e.getValue(), uPath);
+      checkKeys(settings, uPath, UNIT_KEYS);
+      out.put(TablePolicy.key(e.getKey()), positiveInt(required(settings, uPath,
+          "max_rows_per_unit", "a positive integer bounding one person's rows in a join"),
+          join(uPath, "max_rows_per_unit")));
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- limits
@@ -608,8 +640,18 @@ final class PolicyParser {
       }
     }
     Map<String, List<String>> spatial = spatial(m.get("spatial"), join(path, "spatial"), columns, path);
+    String shared = null;
+    if (m.containsKey("unit")) {
+      String sPath = join(path, "unit");
+      shared = scalarName(m.get("unit"), sPath, "unit");
+      checkName(shared, sPath, "unit");
+      if (unitIsRow) {
+        throw problem(sPath, "a table whose unit is ROW shares no unit with another table: "
+            + "its rows are not people that other tables describe");
+      }
+    }
     return new TablePolicy(name, null, false, unitIsRow, unitIsRow ? null : unitName, maxRows,
-        columns, hierarchies, bounding, answerRange, spatial);
+        columns, hierarchies, bounding, answerRange, spatial, shared, null);
   }
 
   private Map<String, ColumnPolicy> columns(Object value, String path) throws SQLException {

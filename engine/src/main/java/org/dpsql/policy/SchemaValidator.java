@@ -65,13 +65,58 @@ final class SchemaValidator {
       TablePolicy checked = table(t, "tables." + t.name());
       out.put(TablePolicy.key(checked.name()), checked);
     }
+    checkSharedUnits(out.values(), policy);
     Map<String, AdaptiveTablePolicy> adaptive = new LinkedHashMap<>();
     for (Map.Entry<String, AdaptiveTablePolicy> e : policy.adaptiveTables().entrySet()) {
       adaptive.put(e.getKey(), adaptiveTable(e.getValue(), "adaptive_tables."
           + e.getValue().name(), out));
     }
     return new Policy(policy.allowSeed(), policy.budget(), out, policy.source(), policy.synopses(),
-        policy.synopsisStore(), adaptive, policy.limits());
+        policy.synopsisStore(), adaptive, policy.limits(), policy.unitBounds());
+  }
+
+  /** The backend type of each private table's unit column, by table key, as {@link #table} saw it. */
+  private final Map<String, ColumnRef> unitColumns = new LinkedHashMap<>();
+
+  /**
+   * Refuses tables that share a unit name but whose unit columns could not be compared without a
+   * conversion (a number with text, say): the join on the units would fail or match wrongly.
+   */
+  private void checkSharedUnits(java.util.Collection<TablePolicy> tables, Policy written)
+      throws SQLException {
+    Map<String, TablePolicy> firstByUnit = new LinkedHashMap<>();
+    for (TablePolicy t : tables) {
+      if (t.sharedUnit() == null) {
+        continue;
+      }
+      TablePolicy first = firstByUnit.putIfAbsent(TablePolicy.key(t.sharedUnit()), t);
+      if (first == null) {
+        continue;
+      }
+      ColumnRef a = unitColumns.get(TablePolicy.key(first.name()));
+      ColumnRef b = unitColumns.get(TablePolicy.key(t.name()));
+      if (typeFamily(a.type()) != typeFamily(b.type())) {
+        String asWritten = written.table(t.name()).map(TablePolicy::name).orElse(t.name());
+        throw problem("tables." + asWritten + ".unit", "shares the unit " + t.sharedUnit()
+            + " with " + first.name() + ", but its unit column " + t.name() + "."
+            + t.privacyUnit() + " is " + b.typeName() + " and " + first.name() + "."
+            + first.privacyUnit() + " is " + a.typeName() + "; tables share a unit only when "
+            + "their unit columns hold the same kind of value (both numbers, or both text)");
+      }
+    }
+  }
+
+  /** 0 for numbers, 1 for text, 2 for dates and times, the type itself otherwise. */
+  private static int typeFamily(int type) {
+    if (ColumnPolicy.isNumericType(type)) {
+      return 0;
+    }
+    return switch (type) {
+      case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR,
+          Types.LONGNVARCHAR -> 1;
+      case Types.DATE, Types.TIMESTAMP, Types.TIME -> 2;
+      default -> 1000 + type;
+    };
   }
 
   // ---------------------------------------------------------------- SafeTab adaptive tables
@@ -250,8 +295,10 @@ final class SchemaValidator {
     List<ColumnRef> backendColumns = columns(ref, path);
     String unit = null;
     if (!t.unitIsRow()) {
-      unit = resolveColumn(t.privacyUnit(), backendColumns, ref, path + ".privacy_unit",
-          t.privacyUnit() + " ").name();
+      ColumnRef unitColumn = resolveColumn(t.privacyUnit(), backendColumns, ref,
+          path + ".privacy_unit", t.privacyUnit() + " ");
+      unit = unitColumn.name();
+      unitColumns.put(TablePolicy.key(ref.name()), unitColumn);
     }
     Map<String, ColumnPolicy> columns = new LinkedHashMap<>();
     Map<String, ColumnPolicy> byPolicyKey = new LinkedHashMap<>();
@@ -285,7 +332,8 @@ final class SchemaValidator {
       spatial.put(h.getKey(), members);
     }
     return new TablePolicy(ref.name(), ref.schema(), false, t.unitIsRow(), unit,
-        t.maxRowsPerUnit(), columns, hierarchies, t.bounding(), t.answerRange(), spatial);
+        t.maxRowsPerUnit(), columns, hierarchies, t.bounding(), t.answerRange(), spatial,
+        t.sharedUnit(), null);
   }
 
   private ColumnPolicy column(ColumnPolicy c, ColumnRef col, TableRef table, String path)

@@ -18,7 +18,10 @@ import java.util.Optional;
  * unit, {@code privacyUnit} null, {@code maxRowsPerUnit} 1) or names a privacy-unit column with
  * {@code maxRowsPerUnit >= 1}. Column and hierarchy maps are unmodifiable, keyed by upper-cased
  * name, in policy order; every hierarchy member is a column of this table with a domain, and every
- * spatial index names two columns with ordered domains (x, then y). After the
+ * spatial index names two columns with ordered domains (x, then y). {@code sharedUnit} (policy
+ * key {@code unit:}, null when absent) names the kind of person the unit is, so that private
+ * tables with the same shared unit can be joined on their units; {@code join} is non-null only
+ * for such a join seen as one private table ({@link UnitJoin#relation}). After the
  * loader's schema check, {@code name}, {@code schema}, {@code privacyUnit} and column names have
  * the backend's exact spelling.
  */
@@ -33,10 +36,21 @@ public record TablePolicy(
     Map<String, List<String>> hierarchies,
     Bounding bounding,
     AnswerRange answerRange,
-    Map<String, List<String>> spatial) {
+    Map<String, List<String>> spatial,
+    String sharedUnit,
+    UnitJoin join) {
 
   /** The most grid cells of a spatial index ({@code spatial:}, x bins × y bins). */
   public static final long MAX_SPATIAL_CELLS = 4_194_304L;
+
+  /** A table of the backend (not a join) without a shared unit name. */
+  public TablePolicy(String name, String schema, boolean isPublic, boolean unitIsRow,
+      String privacyUnit, int maxRowsPerUnit, Map<String, ColumnPolicy> columns,
+      Map<String, List<String>> hierarchies, Bounding bounding, AnswerRange answerRange,
+      Map<String, List<String>> spatial) {
+    this(name, schema, isPublic, unitIsRow, privacyUnit, maxRowsPerUnit, columns, hierarchies,
+        bounding, answerRange, spatial, null, null);
+  }
 
   /** A table without spatial indexes. */
   public TablePolicy(String name, String schema, boolean isPublic, boolean unitIsRow,
@@ -79,6 +93,13 @@ public record TablePolicy(
       throw new IllegalArgumentException(
           "table " + name + " needs a privacy-unit column and max_rows_per_unit >= 1");
     }
+    if ((isPublic || unitIsRow) && sharedUnit != null) {
+      throw new IllegalArgumentException(
+          "table " + name + ": only a table with a privacy-unit column shares a unit");
+    }
+    if (join != null && sharedUnit == null) {
+      throw new IllegalArgumentException("the unit join " + name + " needs its shared unit");
+    }
     for (Map.Entry<String, List<String>> e : hierarchies.entrySet()) {
       for (String member : e.getValue()) {
         ColumnPolicy c = columns.get(key(member));
@@ -118,7 +139,13 @@ public record TablePolicy(
    */
   public TablePolicy withColumns(Map<String, ColumnPolicy> columns) {
     return new TablePolicy(name, schema, isPublic, unitIsRow, privacyUnit, maxRowsPerUnit, columns,
-        hierarchies, bounding, answerRange, spatial);
+        hierarchies, bounding, answerRange, spatial, sharedUnit, join);
+  }
+
+  /** This table with the shared unit name {@code unit} (policy key {@code unit:}). */
+  public TablePolicy withSharedUnit(String unit) {
+    return new TablePolicy(name, schema, isPublic, unitIsRow, privacyUnit, maxRowsPerUnit, columns,
+        hierarchies, bounding, answerRange, spatial, unit, join);
   }
 
   /** The column named {@code name}, compared case-insensitively. */

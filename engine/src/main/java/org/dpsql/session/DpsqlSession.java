@@ -711,7 +711,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
                 + plan.maxRowsPerUnit() + " rows per unit, bounding "
                 + (measurer.oneRowPerUnit(plan.query().table())
                     ? "not needed: the backend declares " + plan.query().table().privacyUnit()
-                        + " unique (primary key or unique index), one row per unit"
+                        + " unique (primary key or unique index)"
+                        + (plan.query().table().join() != null ? " in every joined table" : "")
+                        + ", one row per unit"
                     : plan.query().table().bounding().policyName()) + ")")});
     rows.add(new Object[] {"cells: " + plan.cells().size() + " (the full policy domain, zeros included)"});
     rows.add(new Object[] {"cost: " + noise.charge() + " (" + accountant.accounting().policyName()

@@ -241,6 +241,9 @@ public final class QueryAnalyzer {
       // a statement the relational validator cannot even read (a column outside the policy, a
       // type error), or a private aggregate over a join, is best explained by the single-aggregate
       // analysis, which sees every backend column and knows joins with public lookup tables
+      if (org.dpsql.sql.relational.CoreAggregate.refusesPrivateJoin(e)) {
+        throw e; // a join of private tables: only the relational analysis reads those
+      }
       boolean unreadable = e.getSQLState() != null && e.getSQLState().startsWith("42");
       boolean joinRefused = SqlStates.NOT_SUPPORTED.equals(e.getSQLState()) && isJoin(node);
       throw refusal != null && (unreadable || joinRefused

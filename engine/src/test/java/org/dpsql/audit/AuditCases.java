@@ -25,6 +25,9 @@ import java.util.List;
  *       column over AGE's cells); a daily series of a TIMESTAMP column with day bins, grouped by
  *       CAST(TS AS DATE) and filtered by a date range (the unit's rows on one day).
  *   <li>COUNT(DISTINCT UNIT) GROUP BY AGE: the unit's 100 rows spread over every AGE cell.
+ *   <li>COUNT(*) over T joined on the unit with U, a second private table of the same persons:
+ *       the unit's 100 rows of T and 5 rows of U give 500 rows of the join; and over U LEFT JOIN
+ *       T, with ten persons in U alone.
  *   <li>MEDIAN(V) GROUP BY G, V clamped to [0, 100] (a grid of 101 integers): cell A holds 20
  *       values at 0 and 20 at 100, so every point is an exact median and the release is uniform;
  *       the unit's 100 rows at V = 1000 (clamped to 100) move the target rank as far as k = 2
@@ -41,7 +44,8 @@ final class AuditCases {
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
-        variance(), distinctUnits(), distinctValues(), median(), quartiles());
+        variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin(),
+        median(), quartiles());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -257,6 +261,50 @@ final class AuditCases {
         aggregatePolicy(PURE, ""),
         "SELECT /*+ DP(epsilon='3', mechanism='geometric') */ AGE, COUNT(DISTINCT UNIT) AS N "
             + "FROM T GROUP BY AGE", ReleasedValue.sumOf("N"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * COUNT(*) GROUP BY PLAN over T joined with U(UNIT, PLAN), a second private table of the same
+   * persons ({@code unit: person} on both): the added unit has 100 rows in T and 5 in U, so 500
+   * rows in the join, all in cell P. The honest engine bounds the join's rows to k = 2 per unit
+   * (the larger of the tables' bounds) after the join; with bounding off all 500 are counted.
+   */
+  static AuditCase privateJoin() {
+    List<String> background = new ArrayList<>(aggregateBackground());
+    background.add("CREATE TABLE U (UNIT INT NOT NULL, PLAN VARCHAR(1))");
+    background.add("INSERT INTO U SELECT X, CASE WHEN MOD(X, 2) = 0 THEN 'P' ELSE 'Q' END "
+        + "FROM SYSTEM_RANGE(0, 39)");
+    List<String> unit = new ArrayList<>(aggregateUnit());
+    unit.add("INSERT INTO U SELECT " + UNIT + ", 'P' FROM SYSTEM_RANGE(1, 5)");
+    String policy = "allow_seed: true\n" + PURE_DEFAULT_2 + "tables:\n  T:\n"
+        + "    privacy_unit: UNIT\n    unit: person\n    max_rows_per_unit: 2\n"
+        + "    columns:\n      G: {values: [A, B]}\n  U:\n    privacy_unit: UNIT\n"
+        + "    unit: person\n    max_rows_per_unit: 1\n    columns:\n"
+        + "      PLAN: {values: [P, Q]}\n";
+    return new AuditCase("private-join", "COUNT(*) GROUP BY U.PLAN over T JOIN U ON the unit "
+            + "(two private tables of the same persons, bounded to k = 2 after the join, fan-out "
+            + "100 × 5), pure ε = 2 (default_query)", background, unit, policy,
+        "SELECT u.PLAN, COUNT(*) AS N FROM T t JOIN U u ON t.UNIT = u.UNIT GROUP BY u.PLAN",
+        ReleasedValue.cell("PLAN", "P", "N"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * COUNT(*) over U LEFT JOIN T on the unit (U's 50 background units have one row each, 10 of them
+   * no T row; the added unit has 5 rows in U and 100 in T, so 500 rows of the join); bounded to
+   * k = 2 per unit (partitioned by the first non-null unit) after the join.
+   */
+  static AuditCase privateLeftJoin() {
+    AuditCase inner = privateJoin();
+    List<String> background = new ArrayList<>(inner.schemaAndBackground());
+    // ten persons with a U row and no T row: null-extended rows of the join
+    background.add("INSERT INTO U SELECT X, 'P' FROM SYSTEM_RANGE(40, 49)");
+    return new AuditCase("private-left-join", "COUNT(*) GROUP BY U.PLAN over U LEFT JOIN T ON "
+            + "the unit (outer join of two private tables of the same persons, 10 of them "
+            + "without T rows, bounded to k = 2 after the join, fan-out 5 × 100), pure ε = 2 "
+            + "(default_query)", background,
+        inner.unitRows(), inner.policyYaml(), "SELECT u.PLAN, COUNT(*) AS N FROM U u LEFT JOIN T t "
+            + "ON t.UNIT = u.UNIT GROUP BY u.PLAN", ReleasedValue.cell("PLAN", "P", "N"),
+        BackendFault.BOUNDING_OFF);
   }
 
   /**

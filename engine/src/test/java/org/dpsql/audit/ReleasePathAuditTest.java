@@ -31,14 +31,19 @@ class ReleasePathAuditTest {
   static final int THREADS = 2;
   /** {selection, estimation} runs per database and variant. */
   static final int[] DEFAULT_SAMPLES = {60, 200};
-  static final Map<String, int[]> SAMPLES = Map.of("count-geometric", new int[] {150, 700},
-      "relational-subquery", new int[] {40, 150}, "relational-join", new int[] {40, 150},
-      "relational-expression", new int[] {40, 150},
-      "relational-derived-group", new int[] {40, 150}, "time-series", new int[] {40, 150},
+  static final Map<String, int[]> SAMPLES = Map.ofEntries(
+      Map.entry("count-geometric", new int[] {150, 700}),
+      Map.entry("relational-subquery", new int[] {40, 150}),
+      Map.entry("relational-join", new int[] {40, 150}),
+      Map.entry("relational-expression", new int[] {40, 150}),
+      Map.entry("relational-derived-group", new int[] {40, 150}),
+      Map.entry("time-series", new int[] {40, 150}),
+      Map.entry("private-join", new int[] {40, 150}),
+      Map.entry("private-left-join", new int[] {40, 150}),
       // post-processed from three noisy sums: 400 runs give the power to flag bounding off
-      "variance", new int[] {100, 400},
+      Map.entry("variance", new int[] {100, 400}),
       // the sum of 8 noisy cells: 700 runs give the power to see a shift of 8 against 2
-      "count-distinct-unit", new int[] {150, 700});
+      Map.entry("count-distinct-unit", new int[] {150, 700}));
   /** The count with geometric noise must reach this share of its ε (the tightness bar). */
   static final double COUNT_GEOMETRIC_TIGHTNESS = 0.8;
 

@@ -65,6 +65,10 @@ class BiCorpusTest {
       st.execute("CREATE TABLE TRIPS (TRIP_ID BIGINT PRIMARY KEY, RIDER_ID INT NOT NULL, "
           + "STATE VARCHAR(2), COUNTY VARCHAR(20), PAYMENT VARCHAR(4), AGE INT, \"HOUR\" INT, "
           + "FARE DECIMAL(8,2), DISTANCE_KM DOUBLE, PICKUP_AT TIMESTAMP)");
+      st.execute("CREATE TABLE RIDERS (RIDER_ID INT PRIMARY KEY, PLAN VARCHAR(8), "
+          + "SIGNUP_YEAR INT)");
+      st.execute("INSERT INTO RIDERS SELECT X, CASE MOD(X, 3) WHEN 0 THEN 'basic' WHEN 1 THEN "
+          + "'plus' ELSE 'pass' END, 2018 + MOD(X, 7) FROM SYSTEM_RANGE(0, 1499)");
       st.execute("CREATE TABLE COUNTIES (COUNTY VARCHAR(20), STATE VARCHAR(2), POPULATION INT)");
       st.execute("INSERT INTO COUNTIES VALUES ('Kings','NY',2600000),('Queens','NY',2300000),"
           + "('Cook','IL',5200000),('Harris','TX',4700000),('Alameda','CA',1600000)");
@@ -103,7 +107,8 @@ class BiCorpusTest {
     Path policy = Files.createTempFile("dpsql-bi", ".yaml");
     Files.writeString(policy, "budget:\n  accounting: zcdp\n"
         + "  per_connection: {rho: 1000.0, delta: 1e-9}\n  default_query: {rho: 0.1}\n"
-        + "tables:\n  TRIPS:\n    privacy_unit: RIDER_ID\n    max_rows_per_unit: 5\n"
+        + "tables:\n  TRIPS:\n    privacy_unit: RIDER_ID\n    unit: rider\n"
+        + "    max_rows_per_unit: 5\n"
         + "    columns:\n"
         + "      STATE: {values: [NY, CA, TX, IL]}\n"
         + "      COUNTY: {values: [Kings, Queens, Cook, Harris, Alameda]}\n"
@@ -113,6 +118,9 @@ class BiCorpusTest {
         + "      FARE: {clamp: [0, 100]}\n"
         + "      DISTANCE_KM: {clamp: [0, 50]}\n"
         + "      PICKUP_AT: {min: 2024-01-01, max: 2024-12-31, bin: 1 day}\n"
+        + "  RIDERS:\n    privacy_unit: RIDER_ID\n    unit: rider\n    max_rows_per_unit: 1\n"
+        + "    columns:\n      PLAN: {values: [basic, plus, pass]}\n"
+        + "      SIGNUP_YEAR: {min: 2018, max: 2024, bin: 1}\n"
         + "  COUNTIES: {public: true}\n");
     String url = database();
     Properties p = new Properties();

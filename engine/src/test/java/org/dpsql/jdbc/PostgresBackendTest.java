@@ -50,6 +50,9 @@ class PostgresBackendTest {
       st.execute("INSERT INTO " + schema + ".trips SELECT g, g % 700, (ARRAY['N','S','E','W'])[1 + g % 4], "
           + "18 + g % 60, (g % 9000) / 100.0, (g % 500) / 10.0, TIMESTAMP '2024-01-01 00:00:00' "
           + "+ (g % 366) * INTERVAL '1 day' + (g % 24) * INTERVAL '1 hour' FROM generate_series(1, 5000) g");
+      st.execute("CREATE TABLE " + schema + ".riders (rider_id int PRIMARY KEY, plan varchar(5))");
+      st.execute("INSERT INTO " + schema + ".riders SELECT g, (ARRAY['basic','plus','pass'])"
+          + "[1 + g % 3] FROM generate_series(0, 699) g");
       st.execute("CREATE TABLE " + schema + ".zones (region varchar(2), name varchar(20))");
       st.execute("INSERT INTO " + schema + ".zones VALUES ('N', 'North'), ('S', 'South')");
     }
@@ -71,9 +74,12 @@ class PostgresBackendTest {
   private static Connection connect(String bounding, String unit) throws Exception {
     Files.writeString(policy, "allow_seed: true\nbudget:\n  accounting: zcdp\n  per_connection: {rho: 1000}\n"
         + "  default_query: {rho: 400}\ntables:\n  trips:\n    privacy_unit: " + unit + "\n    max_rows_per_unit: 5\n"
+        + (unit.equals("rider_id") ? "    unit: rider\n" : "")
         + "    bounding: " + bounding + "\n    columns:\n      region: {values: [N, S, E, W]}\n"
         + "      age: {min: 18, max: 77, bin: 10}\n      fare: {clamp: [0, 100]}\n      km: {clamp: [0, 50]}\n"
         + "      pickup: {min: 2024-01-01, max: 2024-12-31, bin: 1 day}\n"
+        + "  riders:\n    privacy_unit: rider_id\n    unit: rider\n    max_rows_per_unit: 1\n"
+        + "    columns:\n      plan: {values: [basic, plus, pass]}\n"
         + "  zones: {public: true}\n");
     Properties p = new Properties();
     p.putAll(login);
@@ -172,6 +178,28 @@ class PostgresBackendTest {
         assertTrue(!rs.next());
         assertTrue(rs.getMetaData().getColumnCount() >= 4);
       }
+    }
+  }
+
+  /**
+   * A join of two private tables on their shared unit, bounded after the join by PostgreSQL: each
+   * rider has 7 or 8 trips and counts 5 of them, so the count per plan is 5 × the plan's riders
+   * (noise σ < 0.2 at ρ = 400, so it rounds to the exact bounded count).
+   */
+  @Test
+  void privateJoinOnTheSharedUnit() throws Exception {
+    String expected = "SELECT r.plan, SUM(LEAST(t.n, 5)) FROM (SELECT rider_id, COUNT(*) AS n "
+        + "FROM " + schema + ".trips GROUP BY rider_id) t JOIN " + schema + ".riders r "
+        + "ON r.rider_id = t.rider_id GROUP BY r.plan ORDER BY r.plan";
+    try (Connection direct = DriverManager.getConnection(url, login);
+        Connection c = connect("per_query")) {
+      assertEquals(ResultRows.rounded(ResultRows.of(direct, expected)),
+          ResultRows.rounded(ResultRows.of(c, "SELECT r.plan, COUNT(*) FROM trips t JOIN "
+              + "riders r ON t.rider_id = r.rider_id GROUP BY r.plan ORDER BY r.plan")));
+      // PostgreSQL has FULL JOIN (H2 has not): every rider is in both tables, 5 rows each
+      assertEquals(List.of(List.of(java.math.BigDecimal.valueOf(3500).stripTrailingZeros())),
+          ResultRows.rounded(ResultRows.of(c, "SELECT COUNT(*) FROM riders r FULL JOIN trips t "
+              + "ON t.rider_id = r.rider_id")));
     }
   }
 

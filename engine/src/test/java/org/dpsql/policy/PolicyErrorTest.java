@@ -101,6 +101,22 @@ class PolicyErrorTest {
   }
 
   @Test
+  void sharedUnits() throws Exception {
+    String trips = "trips: {privacy_unit: rider_id, unit: rider, max_rows_per_unit: 3, "
+        + "columns: {origin: {values: [N]}}}";
+    assertRefused(withTables(trips, "zones: {privacy_unit: name, unit: rider, "
+        + "max_rows_per_unit: 1, columns: {zone_id: {min: 0, max: 9}}}"),
+        "tables.zones.unit", "shares the unit rider with TRIPS", "both numbers, or both text");
+    assertRefused(withTables(trips, "zones: {privacy_unit: ROW, unit: rider, "
+        + "columns: {zone_id: {min: 0, max: 9}}}"), "tables.zones.unit", "ROW");
+    assertRefused(withTables(trips) + "units:\n  walker: {max_rows_per_unit: 2}\n",
+        "units.walker", "no unit shared by two tables", "found on 0 tables");
+    assertRefused(withTables(trips, "zones: {privacy_unit: zone_id, unit: rider, "
+        + "max_rows_per_unit: 1, columns: {name: {values: [a]}}}")
+        + "units:\n  rider: {max_rows_per_unit: 0}\n", "units.rider.max_rows_per_unit");
+  }
+
+  @Test
   void missingFile() {
     Path missing = dir.resolve("nope.yaml");
     SQLException e = assertThrows(SQLException.class,

@@ -15,7 +15,7 @@ import java.util.SplittableRandom;
 /**
  * Generates the demo data set: one year (2025) of synthetic ride-hailing trips in four US states.
  *
- * <p>Two tables are (re)created in the target database:
+ * <p>Three tables are (re)created in the target database:
  *
  * <ul>
  *   <li>{@code TRIPS} (private; the privacy unit is {@code RIDER_ID}): {@code TRIP_ID BIGINT} primary
@@ -56,6 +56,13 @@ public final class DemoData {
 
   /** The private table. */
   public static final String TRIPS = "TRIPS";
+  /** The private table of riders, one row per rider of {@code TRIPS}. */
+  public static final String RIDERS = "RIDERS";
+  /** Subscription plans, in policy order. */
+  public static final List<String> PLANS = List.of("basic", "plus", "pass");
+  /** First and last sign-up year. */
+  public static final int FIRST_SIGNUP = 2018;
+  public static final int LAST_SIGNUP = 2025;
   /** The public table. */
   public static final String COUNTIES_TABLE = "COUNTIES";
 
@@ -190,6 +197,7 @@ public final class DemoData {
         }
       }
       insertTrips(connection, tripsPerRider, random, new SplittableRandom(config.seed() ^ PICKUP_STREAM));
+      insertRiders(connection, tripsPerRider, new SplittableRandom(config.seed() ^ RIDERS_STREAM));
       connection.commit();
       long millis = (System.nanoTime() - start) / 1_000_000;
       return new Summary(config.trips(), config.riders(), heavy, millis);
@@ -216,6 +224,12 @@ public final class DemoData {
     try (Statement statement = connection.createStatement()) {
       statement.execute("DROP TABLE IF EXISTS TRIPS");
       statement.execute("DROP TABLE IF EXISTS COUNTIES");
+      statement.execute("DROP TABLE IF EXISTS RIDERS");
+      statement.execute(
+          "CREATE TABLE RIDERS ("
+              + "RIDER_ID INT PRIMARY KEY, "
+              + "SIGNUP_YEAR INT NOT NULL, "
+              + "PLAN VARCHAR(8) NOT NULL)");
       statement.execute(
           "CREATE TABLE TRIPS ("
               + "TRIP_ID BIGINT PRIMARY KEY, "
@@ -384,6 +398,45 @@ public final class DemoData {
             connection.commit(); // H2 is much slower with one huge transaction
             pending = 0;
           }
+        }
+      }
+      if (pending > 0) {
+        insert.executeBatch();
+      }
+    }
+  }
+
+  /** Mixes the seed of the riders' random stream. */
+  private static final long RIDERS_STREAM = 0x2545F4914F6CDD1DL;
+
+  /**
+   * Inserts one row per rider (ids 1..riders, as in {@code TRIPS}), drawn from a stream of its own
+   * so that the trips are as they were without it. Riders with more trips signed up earlier and
+   * more often hold the pass: occasional riders 15 % pass and 25 % plus, regular riders 45 % and
+   * 30 %, heavy riders 80 % and 15 %.
+   */
+  private static void insertRiders(Connection connection, int[] tripsPerRider,
+      SplittableRandom random) throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement("INSERT INTO RIDERS VALUES (?, ?, ?)")) {
+      int pending = 0;
+      for (int r = 0; r < tripsPerRider.length; r++) {
+        int trips = tripsPerRider[r];
+        double pass = trips >= HEAVY_MIN ? 0.80 : trips > OCCASIONAL_MAX ? 0.45 : 0.15;
+        double plus = trips >= HEAVY_MIN ? 0.15 : trips > OCCASIONAL_MAX ? 0.30 : 0.25;
+        double u = random.nextDouble();
+        String plan = u < pass ? "pass" : u < pass + plus ? "plus" : "basic";
+        // newer riders are more numerous; frequent riders tend to have joined earlier
+        int years = LAST_SIGNUP - FIRST_SIGNUP + 1;
+        int back = Math.min(years - 1, (int) Math.floor(-Math.log(1.0 - random.nextDouble())
+            * (trips > OCCASIONAL_MAX ? 3.0 : 1.8)));
+        insert.setInt(1, r + 1);
+        insert.setInt(2, LAST_SIGNUP - back);
+        insert.setString(3, plan);
+        insert.addBatch();
+        if (++pending == BATCH) {
+          insert.executeBatch();
+          pending = 0;
         }
       }
       if (pending > 0) {

@@ -37,7 +37,7 @@ public final class DemoRunner {
   /** The policy resource the runner uses unless {@code --policy} is given. */
   public static final String POLICY_RESOURCE = "demo-policy.yaml";
   /** Tables whose queries are private (noisy) and get compared with the truth. */
-  public static final List<String> PRIVATE_TABLES = List.of(DemoData.TRIPS);
+  public static final List<String> PRIVATE_TABLES = List.of(DemoData.TRIPS, DemoData.RIDERS);
 
   private static final String RULE = "=".repeat(100);
   private static final String INDENT = "  ";

@@ -114,6 +114,23 @@ class DemoDataTest {
     assertTrue(longTrips > 2 * shortTrips, "fares grow with distance: " + shortTrips + " vs " + longTrips);
   }
 
+  /** One RIDERS row for every rider of TRIPS, and frequent riders hold the pass more often. */
+  @Test
+  void ridersDescribeEveryRiderOfTheTrips() throws SQLException {
+    assertEquals(summary.riders(), queryLong("SELECT COUNT(*) FROM RIDERS"));
+    assertEquals(0, queryLong("SELECT COUNT(DISTINCT RIDER_ID) FROM TRIPS WHERE RIDER_ID NOT IN "
+        + "(SELECT RIDER_ID FROM RIDERS)"));
+    assertEquals(Set.copyOf(DemoData.PLANS), strings("SELECT DISTINCT PLAN FROM RIDERS"));
+    assertEquals(0, queryLong("SELECT COUNT(*) FROM RIDERS WHERE SIGNUP_YEAR < "
+        + DemoData.FIRST_SIGNUP + " OR SIGNUP_YEAR > " + DemoData.LAST_SIGNUP));
+    String passShare = "SELECT 1000 * SUM(CASE WHEN r.PLAN = 'pass' THEN 1 ELSE 0 END) / COUNT(*) "
+        + "FROM RIDERS r JOIN (SELECT RIDER_ID, COUNT(*) AS N FROM TRIPS GROUP BY RIDER_ID) t "
+        + "ON t.RIDER_ID = r.RIDER_ID WHERE t.N ";
+    long frequent = queryLong(passShare + "> 5");
+    long occasional = queryLong(passShare + "<= 5");
+    assertTrue(frequent > 2 * occasional, frequent + " vs " + occasional + " per mille");
+  }
+
   @Test
   void rushHoursAreBusy() throws SQLException {
     long rush = queryLong("SELECT COUNT(*) FROM TRIPS WHERE \"HOUR\" = 8");

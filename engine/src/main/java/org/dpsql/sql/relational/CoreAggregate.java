@@ -27,8 +27,9 @@ import org.dpsql.sql.DpHint;
  * One private aggregate of a plan written as the canonical single-table statement that dpsql's
  * measurement layer answers: {@code SELECT keys, aggregates FROM table WHERE filter GROUP BY keys}.
  * The aggregate's input may be any stack of filters and projections over one private table (what
- * subqueries, CTEs and BI tools' "custom SQL" sources become): each filter and each aggregated or
- * grouped field is traced through the projections back to the table's columns.
+ * subqueries, CTEs and BI tools' "custom SQL" sources become), or over a join of private tables
+ * on their shared unit, read as one private table ({@link UnitJoinInput}): each filter and each
+ * aggregated or grouped field is traced through the projections back to the table's columns.
  *
  * <p>Guarantees: the canonical statement computes exactly the aggregate's rows (group keys first,
  * in the aggregate's order, then the aggregate calls), so its released rows can stand in for the
@@ -96,44 +97,52 @@ public final class CoreAggregate {
   }
 
   /**
-   * The canonical statement of {@code aggregate}; {@code policy} gives the table's policy columns
-   * (those with a point domain may be used through expressions, as derived columns).
+   * The canonical statement of {@code aggregate} over the tables of {@code policy} (columns with a
+   * point domain may be used through expressions, as derived columns). Its input may also join
+   * private tables that share their unit: such an input is read as their {@link org.dpsql.policy.UnitJoin} relation
+   * (see {@link UnitJoinInput}), and the canonical statement reads that relation; {@code
+   * backend} is the dialect it will be measured in.
    */
-  static Canonical of(Aggregate aggregate,
-      java.util.function.Function<String, java.util.Optional<org.dpsql.policy.ColumnPolicy>> policy)
+  static Canonical of(Aggregate aggregate, org.dpsql.policy.Policy policy, SqlDialect backend)
       throws SQLException {
-    Cells cells = new Cells(policy);
-    List<RelNode> chain = new ArrayList<>();
-    RelNode node = aggregate.getInput();
+    if (UnitJoinInput.joinsPrivateTables(aggregate.getInput(), policy)) {
+      UnitJoinInput.Traced t = UnitJoinInput.trace(aggregate.getInput(), policy, backend);
+      org.dpsql.policy.TablePolicy r = t.relation();
+      List<String> name = r.schema() == null ? List.of(r.name()) : List.of(r.schema(), r.name());
+      return of(aggregate, r::column, new Input(t.columns(), t.fields(), t.conditions(), name));
+    }
+    List<String> scanned = tableName(aggregate.getInput());
+    org.dpsql.policy.TablePolicy table = scanned == null ? null
+        : policy.table(scanned.get(scanned.size() - 1)).orElse(null);
+    return of(aggregate, table == null ? c -> java.util.Optional.empty() : table::column, null);
+  }
+
+  /** The qualified name of the table below a chain of filters and projections, or null. */
+  private static List<String> tableName(RelNode node) {
     while (node instanceof Project || node instanceof Filter) {
-      chain.add(node);
       node = node.getInput(0);
     }
-    if (!(node instanceof TableScan scan)) {
-      throw new ShapeRefusal(node instanceof org.apache.calcite.rel.core.Join, "an aggregate over a private table may read that table through "
-          + "filters, projections, subqueries and CTEs; this one reads " + describe(node)
-          + " (joins and unions below a private aggregate are not supported yet: aggregate each "
-          + "table separately and combine the released rows)");
-    }
-    List<String> columns = scan.getRowType().getFieldNames();
-    List<RexNode> fields = new ArrayList<>();
-    for (int i = 0; i < columns.size(); i++) {
-      fields.add(new RexInputRef(i, scan.getRowType().getFieldList().get(i).getType()));
-    }
+    return node instanceof TableScan scan ? scan.getTable().getQualifiedName() : null;
+  }
+
+  /**
+   * An aggregate's input already traced: the columns of the relation it reads, its fields and
+   * conditions over them, and the relation's qualified name.
+   */
+  private record Input(List<String> columns, List<RexNode> fields, List<RexNode> conditions,
+      List<String> name) {}
+
+  private static Canonical of(Aggregate aggregate,
+      java.util.function.Function<String, java.util.Optional<org.dpsql.policy.ColumnPolicy>> policy,
+      Input traced) throws SQLException {
+    Cells cells = new Cells(policy);
     RexShuttle unpadding = unpadding(aggregate.getCluster().getRexBuilder());
+    Input input = traced != null ? traced : traceChain(aggregate, unpadding);
+    List<String> columns = input.columns();
+    List<RexNode> fields = new ArrayList<>();
+    input.fields().forEach(f -> fields.add(f.accept(unpadding)));
     List<RexNode> conditions = new ArrayList<>();
-    for (int c = chain.size() - 1; c >= 0; c--) {
-      RelNode r = chain.get(c);
-      if (r instanceof Filter f) {
-        conditions.add(traced(f.getCondition(), fields, unpadding));
-      } else {
-        List<RexNode> next = new ArrayList<>();
-        for (RexNode e : ((Project) r).getProjects()) {
-          next.add(traced(e, fields, unpadding));
-        }
-        fields = next;
-      }
-    }
+    input.conditions().forEach(c -> conditions.add(c.accept(unpadding)));
     if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
       throw SqlStates.notSupported("ROLLUP, CUBE and GROUPING SETS over a subquery are not "
           + "supported yet; write them over the private table directly");
@@ -157,7 +166,7 @@ public final class CoreAggregate {
       select.add(aggregate(call, fields, columns, bounds, computed) + " AS " + quote("C" + out++));
     }
     StringBuilder sql = new StringBuilder(String.join(", ", select)).append(" FROM ");
-    List<String> name = scan.getTable().getQualifiedName();
+    List<String> name = input.name();
     for (int i = 0; i < name.size(); i++) {
       sql.append(i == 0 ? "" : ".").append(quote(name.get(i)));
     }
@@ -180,6 +189,41 @@ public final class CoreAggregate {
       sql.append(" GROUP BY ").append(String.join(", ", groupBy));
     }
     return new Canonical(sql.toString(), derived, computed);
+  }
+
+  /** The input of an aggregate that reads one table through filters and projections. */
+  private static Input traceChain(Aggregate aggregate, RexShuttle unpadding) throws SQLException {
+    List<RelNode> chain = new ArrayList<>();
+    RelNode node = aggregate.getInput();
+    while (node instanceof Project || node instanceof Filter) {
+      chain.add(node);
+      node = node.getInput(0);
+    }
+    if (!(node instanceof TableScan scan)) {
+      throw new ShapeRefusal(node instanceof org.apache.calcite.rel.core.Join, "an aggregate over "
+          + "a private table may read that table through filters, projections, subqueries and "
+          + "CTEs; this one reads " + describe(node) + " (unions below a private aggregate are "
+          + "not supported: aggregate each branch separately and combine the released rows)");
+    }
+    List<String> columns = scan.getRowType().getFieldNames();
+    List<RexNode> fields = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      fields.add(new RexInputRef(i, scan.getRowType().getFieldList().get(i).getType()));
+    }
+    List<RexNode> conditions = new ArrayList<>();
+    for (int c = chain.size() - 1; c >= 0; c--) {
+      RelNode r = chain.get(c);
+      if (r instanceof Filter f) {
+        conditions.add(traced(f.getCondition(), fields, unpadding));
+      } else {
+        List<RexNode> next = new ArrayList<>();
+        for (RexNode e : ((Project) r).getProjects()) {
+          next.add(traced(e, fields, unpadding));
+        }
+        fields = next;
+      }
+    }
+    return new Input(columns, fields, conditions, scan.getTable().getQualifiedName());
   }
 
   /** The policy columns whose cells expressions may be evaluated on. */
@@ -498,9 +542,17 @@ public final class CoreAggregate {
     }
   }
 
-  /** Whether {@code e} refuses a private aggregate over a join. */
+  /**
+   * Whether {@code e} refuses a private aggregate over a join with public tables (which the
+   * single-table analysis explains better), not a join of private tables.
+   */
   public static boolean refusesJoin(SQLException e) {
     return e instanceof ShapeRefusal s && s.overJoin();
+  }
+
+  /** Whether {@code e} refuses a join of private tables (its reason is the one to show). */
+  public static boolean refusesPrivateJoin(SQLException e) {
+    return e instanceof UnitJoinInput.Refusal;
   }
 
   static String describe(RelNode node) {

@@ -87,8 +87,7 @@ public final class PrivacyAnalysis {
     aggregates.removeIf(a -> !seen.add(a));
     List<CoreAggregate.Canonical> canonical = new ArrayList<>();
     for (Aggregate a : aggregates) {
-      TablePolicy table = privateTableOf(a);
-      canonical.add(CoreAggregate.of(a, table::column));
+      canonical.add(CoreAggregate.of(a, policy, backendDialect));
     }
     // the same aggregate reached twice (a self-join, a CTE used twice) is one release: the budget
     // is split among the distinct ones

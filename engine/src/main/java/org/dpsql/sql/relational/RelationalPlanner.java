@@ -55,16 +55,44 @@ public final class RelationalPlanner {
       .chain(DateTrunc.table(), SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(
           EnumSet.of(SqlLibrary.STANDARD, SqlLibrary.POSTGRESQL, SqlLibrary.MYSQL)));
 
-  private static final HepProgram NORMALISE = HepProgram.builder()
-      .addRuleInstance(CoreRules.PROJECT_MERGE)
-      .addRuleInstance(CoreRules.FILTER_MERGE)
-      .addRuleInstance(CoreRules.FILTER_PROJECT_TRANSPOSE)
-      .addRuleInstance(CoreRules.PROJECT_REMOVE)
-      .addRuleInstance(CoreRules.AGGREGATE_PROJECT_MERGE)
-      .addRuleInstance(CoreRules.AGGREGATE_JOIN_TRANSPOSE_EXTENDED)
-      .addRuleInstance(CoreRules.PROJECT_MERGE)
-      .addRuleInstance(CoreRules.PROJECT_REMOVE)
-      .build();
+  /**
+   * The normalisation; the aggregate–join transposition leaves joins of private tables on their
+   * units alone (their aggregate is one private aggregate over the tables' {@link
+   * org.dpsql.policy.UnitJoin}, not one per table).
+   */
+  private static HepProgram normalise(Policy policy) {
+    return HepProgram.builder()
+        .addRuleInstance(CoreRules.PROJECT_MERGE)
+        .addRuleInstance(CoreRules.FILTER_MERGE)
+        .addRuleInstance(CoreRules.FILTER_PROJECT_TRANSPOSE)
+        .addRuleInstance(CoreRules.PROJECT_REMOVE)
+        .addRuleInstance(CoreRules.AGGREGATE_PROJECT_MERGE)
+        .addRuleInstance(new PublicJoinTransposeRule(policy))
+        .addRuleInstance(CoreRules.PROJECT_MERGE)
+        .addRuleInstance(CoreRules.PROJECT_REMOVE)
+        .build();
+  }
+
+  /**
+   * Calcite's extended aggregate–join transposition, except over a join of private tables on their
+   * privacy units: such a join pairs rows of one person and is aggregated as one relation, after
+   * the join (a transposition would group each side by the unit, which cannot be released).
+   */
+  private static final class PublicJoinTransposeRule
+      extends org.apache.calcite.rel.rules.AggregateJoinTransposeRule {
+    private final Policy policy;
+
+    PublicJoinTransposeRule(Policy policy) {
+      super(org.apache.calcite.rel.rules.AggregateJoinTransposeRule.Config.EXTENDED);
+      this.policy = policy;
+    }
+
+    @Override
+    public boolean matches(org.apache.calcite.plan.RelOptRuleCall call) {
+      org.apache.calcite.rel.core.Join join = call.rel(1);
+      return !UnitJoinInput.joinsOnUnits(join, policy);
+    }
+  }
 
   /**
    * Leaves constant expressions as they are. Calcite's default executor compiles Java code (Janino)
@@ -76,6 +104,7 @@ public final class RelationalPlanner {
       (rexBuilder, constExps, reducedValues) -> reducedValues.addAll(constExps);
 
   private final Policy policy;
+  private final HepProgram normalise;
   private final CalciteSchema rootSchema;
   private final List<String> defaultSchemaPath;
   private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl();
@@ -84,6 +113,7 @@ public final class RelationalPlanner {
   /** A planner over the backend tables the policy names. */
   public RelationalPlanner(Policy policy, BackendCatalog catalog, String defaultSchema) {
     this.policy = policy;
+    this.normalise = normalise(policy);
     this.rootSchema = ValidationSchema.build(catalog, policy);
     this.defaultSchemaPath = defaultSchema == null ? List.of() : List.of(defaultSchema);
     Properties p = new Properties();
@@ -144,7 +174,7 @@ public final class RelationalPlanner {
     } catch (RuntimeException e) {
       throw new SQLException("cannot plan this statement: " + e.getMessage(), "42000", e);
     }
-    HepPlanner hep = new HepPlanner(NORMALISE);
+    HepPlanner hep = new HepPlanner(normalise);
     hep.setRoot(root.project());
     return hep.findBestExp();
   }
