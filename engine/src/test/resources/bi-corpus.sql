@@ -55,9 +55,9 @@ SELECT "TRIPS"."PAYMENT" AS "PAYMENT", SUM(1) AS "sum:Number of Records:ok" FROM
 SELECT "t0"."STATE" AS "STATE", "t0"."n" AS "n" FROM (SELECT "TRIPS"."STATE" AS "STATE", SUM(1) AS "n" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1) "t0" INNER JOIN (SELECT "TRIPS"."STATE" AS "STATE", SUM("TRIPS"."FARE") AS "$__alias__0" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1 ORDER BY 2 DESC LIMIT 2) "t1" ON ("t0"."STATE" = "t1"."STATE");
 -- Tableau | table calculation percent of total (done in SQL) | answered
 SELECT "TRIPS"."STATE" AS "STATE", SUM(1) * 1.0 / SUM(SUM(1)) OVER () AS "pcto:Number of Records:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;
--- Tableau | min and max of a measure | refused XDP03
+-- Tableau | min and max of a measure (the 0- and 1-quantiles) | answered
 SELECT MIN("TRIPS"."FARE") AS "min:FARE:ok", MAX("TRIPS"."FARE") AS "max:FARE:ok" FROM "PUBLIC"."TRIPS" "TRIPS";
--- Tableau | median | refused XDP03
+-- Tableau | median per dimension | answered
 SELECT "TRIPS"."STATE" AS "STATE", PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY "TRIPS"."FARE") AS "med:FARE:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;
 -- Superset | bar chart | answered
 SELECT "STATE" AS "STATE", COUNT(*) AS "count" FROM "PUBLIC"."TRIPS" GROUP BY "STATE" ORDER BY "count" DESC LIMIT 10000;

@@ -95,6 +95,65 @@ public final class ExactMeasurer {
     return out;
   }
 
+  /** The backend SQL of a column's histogram over its grid (see {@link HistogramSql}). */
+  public MeasurementSql histogramSqlFor(MeasurementPlan plan, org.dpsql.policy.ColumnPolicy column,
+      org.dpsql.rewrite.QuantileGrid grid) throws SQLException {
+    TablePolicy table = plan.query().table();
+    if (oneRowPerUnit(table)) {
+      return HistogramSql.of(plan, column, grid, dialect, null, true);
+    }
+    if (!table.unitIsRow() && table.bounding() == Bounding.SNAPSHOT) {
+      sqlFor(plan); // refuses a backend without temporary tables, as for any measurement
+      return HistogramSql.of(plan, column, grid, dialect, snapshots.snapshotOf(table), false);
+    }
+    return HistogramSql.of(plan, column, grid, dialect, null, false);
+  }
+
+  /**
+   * {@code result[cell][point]}: the number of the cell's bounded, non-null values of {@code
+   * column} that count at each point of {@code grid} (see {@link HistogramSql}).
+   */
+  public long[][] histogram(MeasurementPlan plan, org.dpsql.policy.ColumnPolicy column,
+      org.dpsql.rewrite.QuantileGrid grid, List<Object> parameters) throws SQLException {
+    MeasurementSql sql = histogramSqlFor(plan, column, grid);
+    int keys = plan.cells().columns().size();
+    long[][] out = new long[plan.cells().size()][grid.size()];
+    try (PreparedStatement ps = backend.prepareStatement(sql.sql())) {
+      bind(ps, sql, parameters);
+      try (ResultSet rs = ps.executeQuery()) {
+        Object[] keyValues = new Object[keys];
+        while (rs.next()) {
+          for (int k = 0; k < keys; k++) {
+            keyValues[k] = rs.getObject(k + 1);
+          }
+          int cell = plan.cells().cellOf(keyValues);
+          if (cell < 0) {
+            continue; // cannot happen: the SQL keeps only rows inside the domain
+          }
+          // the SQL's point is in [0, size); kept there against a backend's rounding at the ends
+          int point = Math.max(0, Math.min(grid.size() - 1,
+              rs.getBigDecimal(keys + 1).setScale(0, java.math.RoundingMode.FLOOR).intValueExact()));
+          BigDecimal v = rs.getBigDecimal(keys + 2);
+          out[cell][point] += v == null ? 0 : v.longValueExact();
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Binds the analyst's parameters in the order the statement takes them (07001 if unset). */
+  private static void bind(PreparedStatement ps, MeasurementSql sql, List<Object> parameters)
+      throws SQLException {
+    List<Integer> order = sql.parameterOrder();
+    for (int i = 0; i < order.size(); i++) {
+      int p = order.get(i);
+      if (p >= parameters.size() || parameters.get(p) == UNSET) {
+        throw new SQLException("parameter " + (p + 1) + " is not set", "07001");
+      }
+      ps.setObject(i + 1, parameters.get(p));
+    }
+  }
+
   /** Marks a parameter the application has not set. */
   public static final Object UNSET = new Object() {
     @Override

@@ -70,6 +70,16 @@ public final class MeasurementSql {
    */
   public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
       boolean oneRowPerUnit) {
+    return of(plan, dialect, snapshot, oneRowPerUnit, List.of(), List.of());
+  }
+
+  /**
+   * The plan's SQL with {@code extraKeys} grouped by after the cells' keys (named {@code K<i>} in
+   * order, see {@link HistogramSql}) and {@code extraConditions} added to the filter, before
+   * bounding.
+   */
+  static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
+      boolean oneRowPerUnit, List<String> extraKeys, List<String> extraConditions) {
     TablePolicy table = plan.query().table();
     List<String> keyExprs = new ArrayList<>();
     List<String> conditions = new ArrayList<>();
@@ -95,6 +105,8 @@ public final class MeasurementSql {
         conditions.add(col + " >= " + num(d.min()) + " AND " + col + " <= " + num(d.max()));
       }
     }
+    keyExprs.addAll(extraKeys);
+    conditions.addAll(extraConditions);
     List<String> valueExprs = new ArrayList<>();
     for (Measurement m : plan.measurements()) {
       valueExprs.add(switch (m.kind()) {
@@ -249,7 +261,7 @@ public final class MeasurementSql {
     return out;
   }
 
-  private static String num(BigDecimal v) {
+  static String num(BigDecimal v) {
     String s = v.toPlainString();
     return v.signum() < 0 ? "(" + s + ")" : s;
   }

@@ -88,6 +88,7 @@ public final class PrivateAnswer {
             : ResultColumn.decimal(o.label(), Math.max(0, m.resolution().scale()), false);
       }
       case AVG -> ResultColumn.doubles(o.label(), true);
+      case QUANTILE -> ResultColumn.doubles(o.label(), false);
     };
   }
 
@@ -129,6 +130,8 @@ public final class PrivateAnswer {
         case SUM, AVG -> Measurement.sum(item.column());
         case COUNT_DISTINCT_UNIT -> Measurement.countDistinctUnits(plan.cells().size());
         case COUNT_DISTINCT -> Measurement.countDistinct(item.column(), plan.cells().size());
+        case QUANTILE -> throw new IllegalArgumentException("quantiles are released by "
+            + "QuantileRelease, without noise vectors");
       });
       if (item.aggregate() == AggregateKind.AVG) {
         count[o] = plan.indexOf(Measurement.count(item.column()));
@@ -225,7 +228,7 @@ public final class PrivateAnswer {
     return new ResultTable(columns, rows.subList((int) from, (int) to));
   }
 
-  private static List<Object[]> postProcess(MeasurementPlan plan, List<ResultColumn> columns,
+  static List<Object[]> postProcess(MeasurementPlan plan, List<ResultColumn> columns,
       List<Object[]> rows) {
     List<Object[]> out = new ArrayList<>(rows);
     if (!plan.query().orderBy().isEmpty()) {

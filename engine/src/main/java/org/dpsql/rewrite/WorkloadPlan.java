@@ -232,6 +232,8 @@ public final class WorkloadPlan {
       case AVG -> List.of(Measurement.sum(o.column()), Measurement.count(o.column()));
       case COUNT_DISTINCT_UNIT, COUNT_DISTINCT -> throw SqlStates.notSupported(
           "COUNT(DISTINCT ...) is answered per query, not in workloads");
+      case QUANTILE -> throw SqlStates.notSupported(
+          "quantiles (PERCENTILE_CONT, MEDIAN, MIN, MAX) are answered per query, not in workloads");
     };
   }
 

@@ -35,6 +35,7 @@ import org.dpsql.policy.PolicyLoader;
 import org.dpsql.release.NoiseMechanism;
 import org.dpsql.release.NoisePlan;
 import org.dpsql.release.PrivateAnswer;
+import org.dpsql.release.QuantileRelease;
 import org.dpsql.release.ResultColumn;
 import org.dpsql.release.ResultTable;
 import org.dpsql.rewrite.MeasurementPlan;
@@ -286,6 +287,17 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.ExplainWorkload) {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
     }
+    if (st instanceof AnalyzedStatement.PrivateAggregate p
+        && QuantileRelease.asks(p.query())) {
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      QuantileRelease quantiles = quantiles(plan); // refuses bad privacy parameters at prepare
+      long points = 0;
+      for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
+        points += quantiles.grid(c).size();
+      }
+      checkCells(plan.cells().size() * points, "this query's GROUP BY times its quantiles' grids");
+      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, null);
+    }
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
       NoisePlan noise = null; // none for TopDown and HTF, released at execution
@@ -381,9 +393,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     PrivacyCost total = null;
     for (PreparedQuery part : parts) {
-      if (part.noise() != null && !releases.isAnswered(
+      PrivacyCost cost = part.noise() != null ? part.noise().charge()
+          : part.statement() instanceof AnalyzedStatement.PrivateAggregate p
+              && QuantileRelease.asks(p.query()) ? quantiles(part.plan()).charge() : null;
+      if (cost != null && !releases.isAnswered(
           answerKey(part.statement().normalizedSql(), List.of()))) {
-        total = total == null ? part.noise().charge() : total.plus(part.noise().charge());
+        total = total == null ? cost : total.plus(cost);
       }
     }
     if (total != null && !accountant.canAfford(total)) {
@@ -467,7 +482,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       if (rectangle != null) {
         return ExplainTable.spatialPlan(rectangle, e.query(), this);
       }
-      return explain(MeasurementPlan.of(e.query()));
+      MeasurementPlan plan = MeasurementPlan.of(e.query());
+      return QuantileRelease.asks(e.query()) ? explainQuantiles(plan) : explain(plan);
     }
     if (st instanceof AnalyzedStatement.ExplainWorkload e) {
       return ExplainTable.plan(e.query(), this);
@@ -552,6 +568,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return adaptive.release(a, q.sql().strip());
     }
     AggregateQuery query = ((AnalyzedStatement.PrivateAggregate) st).query();
+    if (QuantileRelease.asks(query)) {
+      return releaseQuantiles(q, parameters);
+    }
     if (q.noise() == null) {
       WorkloadQuery tree = topDown(query);
       if (tree != null) {
@@ -581,6 +600,39 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         Math.sqrt(noise.perMeasurement().get(0).variance())
             * plan.measurements().get(0).resolution().doubleValue());
     return PrivateAnswer.release(plan, exact, noise, random);
+  }
+
+  /**
+   * Quantiles: the cost is checked against the remaining budget, every column's exact histogram
+   * is measured in the backend (with the same bounding as any aggregate), the cost is charged
+   * atomically (a backend failure charges nothing), and only then are the points sampled.
+   */
+  private ResultTable releaseQuantiles(PreparedQuery q, List<Object> parameters)
+      throws SQLException {
+    MeasurementPlan plan = q.plan();
+    QuantileRelease quantiles = quantiles(plan);
+    if (!accountant.canAfford(quantiles.charge())) {
+      throw new BudgetExceededException(accountant.accounting(), quantiles.charge(),
+          accountant.remaining());
+    }
+    java.util.Map<org.dpsql.policy.ColumnPolicy, long[][]> histograms =
+        new java.util.LinkedHashMap<>();
+    try {
+      for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
+        histograms.put(c, measurer.histogram(plan, c, quantiles.grid(c), parameters));
+      }
+    } catch (SQLException e) {
+      throw SqlStates.backendFailureWithheld("could not evaluate this private query", e,
+          "Check the types of the filter's literals and parameters. ");
+    }
+    accountant.charge(quantiles.charge(), q.sql().strip(), quantiles.mechanismName(), null);
+    return quantiles.release(histograms, random);
+  }
+
+  /** A quantile query's calibration (XDP05 for bad privacy parameters, XDP03 for bad hints). */
+  QuantileRelease quantiles(MeasurementPlan plan) throws SQLException {
+    return QuantileRelease.of(plan, accountant.accounting(), policy.budget().defaultQuery(),
+        reportingDelta);
   }
 
   /**
@@ -683,6 +735,45 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + (candidate.mechanism() == noise.mechanism() ? "  <- chosen" : "")});
     }
     rows.add(new Object[] {"backend SQL: " + sql.sql()});
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+  }
+
+  /** EXPLAIN PLAN FOR a quantile query: grids, mechanism, cost and rank-error bounds. */
+  private ResultTable explainQuantiles(MeasurementPlan plan) throws SQLException {
+    QuantileRelease quantiles = quantiles(plan);
+    List<Object[]> rows = new ArrayList<>();
+    org.dpsql.policy.TablePolicy table = plan.query().table();
+    rows.add(new Object[] {"private quantiles over " + table.name()
+        + (table.unitIsRow() ? " (each row is a privacy unit)"
+            : " (privacy unit " + table.privacyUnit() + ", at most " + plan.maxRowsPerUnit()
+                + " rows per unit, bounding " + (measurer.oneRowPerUnit(table)
+                    ? "not needed: the backend declares " + table.privacyUnit() + " unique"
+                    : table.bounding().policyName()) + ")")});
+    rows.add(new Object[] {"cells: " + plan.cells().size()
+        + " (the full policy domain, every group released)"});
+    rows.add(new Object[] {"cost: " + quantiles.charge() + " (" + accountant.accounting()
+        .policyName() + " accounting; remaining " + accountant.remaining() + "), split equally "
+        + "among " + quantiles.releases() + " release" + (quantiles.releases() == 1
+            ? "" : "s") + " (a joint set of fractions counts once): ε = "
+        + NoiseMechanism.decimal(quantiles.epsilonPerQuantile())
+        + " each" + (accountant.accounting() == org.dpsql.accounting.Accounting.ZCDP
+            ? " (ε²/8 ≤ ρ share: the exponential mechanism is ε-bounded-range)" : "")});
+    for (QuantileRelease.Target t : quantiles.targets()) {
+      boolean joint = quantiles.isJoint(t);
+      rows.add(new Object[] {"quantile " + plan.query().outputs().get(t.output()).label()
+          + " = the " + t.fraction().toPlainString() + "-quantile of " + t.column().name()
+          + " with " + (joint ? "jointexp" : "exponential") + "(ε=" + NoiseMechanism.decimal(
+              quantiles.epsilonPerQuantile()) + ", Δ=" + (joint ? 2 * plan.maxRowsPerUnit()
+                  + ", one release with the column's other fractions in (0, 1), utility −Σ|gap − "
+                  + "target gap|" : plan.maxRowsPerUnit() + ", utility −|rank − p·n|")
+          + ") over the grid of " + t.grid().describe()
+          + "; rank error ≤ " + String.format("%.4g", quantiles.rankErrorBound(t, 0.05))
+          + " values with probability ≥ 0.95"});
+    }
+    for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
+      rows.add(new Object[] {"backend SQL (histogram of " + c.name() + "): "
+          + measurer.histogramSqlFor(plan, c, quantiles.grid(c)).sql()});
+    }
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
 

@@ -62,6 +62,21 @@ final class ExplainTable {
           Double.NaN, "COUNT(*)"));
       return new ResultTable(COLUMNS, rows);
     }
+    if (inner instanceof AnalyzedStatement.PrivateAggregate p
+        && org.dpsql.release.QuantileRelease.asks(p.query())) {
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      org.dpsql.release.QuantileRelease quantiles = session.quantiles(plan);
+      for (org.dpsql.release.QuantileRelease.Target t : quantiles.targets()) {
+        rows.add(row(quantiles.isJoint(t) ? "jointexp" : "exponential", true, quantiles.charge(),
+            Double.NaN,
+            plan.query().outputs().get(t.output()).label() + ": " + t.fraction().toPlainString()
+            + "-quantile of " + t.column().name() + ", ε=" + NoiseMechanism.decimal(
+                quantiles.epsilonPerQuantile()) + ", grid of " + t.grid().size()
+            + " points, rank error <= " + String.format("%.4g", quantiles.rankErrorBound(t, 0.05))
+            + " at 95%"));
+      }
+      return new ResultTable(COLUMNS, rows);
+    }
     if (inner instanceof AnalyzedStatement.PrivateAggregate p) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
       NoisePlan chosen = session.calibrateForExplain(plan);

@@ -19,5 +19,12 @@ public enum AggregateKind {
    * {@code COUNT(DISTINCT col)} of another policy column: distinct non-null values per cell,
    * counted over each unit's bounded rows.
    */
-  COUNT_DISTINCT
+  COUNT_DISTINCT,
+  /**
+   * {@code PERCENTILE_CONT(p)}, {@code PERCENTILE_DISC(p)}, {@code MEDIAN}, {@code MIN} and {@code
+   * MAX} of a column with a public range: a value of the range's public grid chosen by the
+   * exponential mechanism (see {@code org.dpsql.release.QuantileRelease}); the fraction p is
+   * {@link OutputItem#fraction()}.
+   */
+  QUANTILE
 }

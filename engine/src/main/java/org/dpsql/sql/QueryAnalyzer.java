@@ -823,8 +823,9 @@ public final class QueryAnalyzer {
 
   private SqlNode parse(String sql) throws SQLException {
     sql = quoteExplainFunction(sql);
+    SqlNode parsed;
     try {
-      return parser.parse(sql);
+      parsed = parser.parse(sql);
     } catch (SqlParseException e) {
       String first = sql.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
       if (DDL_WORDS.contains(first)) {
@@ -833,6 +834,7 @@ public final class QueryAnalyzer {
       }
       throw new SQLException("SQL syntax error: " + e.getMessage(), "42000", e);
     }
+    return QuantileCall.rewrite(parsed); // MEDIAN, which Calcite does not know; fractions checked
   }
 
   /** Validates the statement against the backend tables; returns the dynamic parameters' types. */
@@ -1254,6 +1256,13 @@ public final class QueryAnalyzer {
       throw SqlStates.notAllowed("raw rows of private table " + table.name()
           + " cannot be returned; ask for COUNT(*), COUNT(col), SUM(col) or AVG(col)");
     }
+    if (outputs.stream().anyMatch(o -> o.aggregate() == AggregateKind.QUANTILE)
+        && outputs.stream().anyMatch(o -> !o.isGroupKey()
+            && o.aggregate() != AggregateKind.QUANTILE)) {
+      throw SqlStates.notSupported("quantiles (PERCENTILE_CONT, PERCENTILE_DISC, MEDIAN, MIN, "
+          + "MAX) and other aggregates in one SELECT over private table " + table.name()
+          + " are not supported yet; ask for them in separate statements");
+    }
 
     SqlNode where = select.getWhere() == null ? null : checkedFilter(select.getWhere(), table);
     List<SortKey> sort = orderList == null ? List.of() : sortKeys(orderList, outputs);
@@ -1291,6 +1300,11 @@ public final class QueryAnalyzer {
    */
   private static void refuseDistinctUnitsInWorkload(AggregateQuery q) throws SQLException {
     for (OutputItem o : q.outputs()) {
+      if (o.aggregate() == AggregateKind.QUANTILE) {
+        throw SqlStates.notSupported(o.label() + " (a quantile of " + o.column().name() + ") is "
+            + "answered in single aggregate queries (GROUP BY policy columns); not yet with "
+            + "ROLLUP, CUBE, GROUPING SETS, UNION ALL batches, joins or GROUP BY expressions");
+      }
       if (o.aggregate() == AggregateKind.COUNT_DISTINCT_UNIT
           || o.aggregate() == AggregateKind.COUNT_DISTINCT) {
         throw SqlStates.notSupported("COUNT(DISTINCT " + (o.column() == null
@@ -1436,6 +1450,13 @@ public final class QueryAnalyzer {
 
   private OutputItem aggregate(SqlCall call, String alias, TablePolicy table,
       Map<String, Integer> labels) throws SQLException {
+    QuantileCall.Parsed quantile = QuantileCall.parse(call);
+    if (quantile != null) {
+      ColumnPolicy c = policyColumn(table, quantile.column(), quantile.function());
+      org.dpsql.rewrite.QuantileGrid.of(c, quantile.function()); // XDP02/03 without a range
+      return new OutputItem(label(alias, quantile.function() + "_" + c.name(), labels), c,
+          AggregateKind.QUANTILE, quantile.fraction());
+    }
     String name = functionName(call);
     if (!name.equals("COUNT") && !name.equals("SUM") && !name.equals("AVG")) {
       if (OTHER_AGGREGATES.contains(name) || call.getOperator().isAggregator()) {

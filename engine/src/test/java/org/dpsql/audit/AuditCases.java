@@ -28,6 +28,11 @@ import java.util.List;
  *   <li>COUNT(*) over T joined on the unit with U, a second private table of the same persons:
  *       the unit's 100 rows of T and 5 rows of U give 500 rows of the join; and over U LEFT JOIN
  *       T, with ten persons in U alone.
+ *   <li>MEDIAN(V) GROUP BY G, V clamped to [0, 100] (a grid of 101 integers): cell A holds 20
+ *       values at 0 and 20 at 100, so every point is an exact median and the release is uniform;
+ *       the unit's 100 rows at V = 1000 (clamped to 100) move the target rank as far as k = 2
+ *       rows can.
+ *   <li>The first and third quartiles of V by JointExp (one release): the same data.
  * </ul>
  */
 final class AuditCases {
@@ -39,7 +44,8 @@ final class AuditCases {
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
-        variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin());
+        variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin(),
+        median(), quartiles());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -299,6 +305,41 @@ final class AuditCases {
         inner.unitRows(), inner.policyYaml(), "SELECT u.PLAN, COUNT(*) AS N FROM U u LEFT JOIN T t "
             + "ON t.UNIT = u.UNIT GROUP BY u.PLAN", ReleasedValue.cell("PLAN", "P", "N"),
         BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * MEDIAN(V) of cell A by the exponential mechanism, V clamped to [0, 100]. In D, cell A has 20
+   * units with 2 rows each, half at V = 0 and half at V = 100: every point of the 101-point grid
+   * scores 0 (uniform output). The added unit's rows all go to point 100; the honest engine keeps
+   * 2, which moves every other point's score by 1 (k·max(p, 1 − p) = 1), a privacy loss of at
+   * most 2η = ε/2 for this median (ε for the worst p); with bounding off its 100 rows make 100
+   * the only median, released with probability near 1 against 1/101.
+   */
+  static AuditCase median() {
+    List<String> s = new ArrayList<>(aggregateBackground());
+    s.add("UPDATE T SET V = 100 WHERE G = 'A' AND UNIT >= 10");
+    return new AuditCase("median", "MEDIAN(V) GROUP BY G, exponential mechanism over 101 grid "
+            + "points (Δ = k = 2), exact sampling, pure ε = 2", s, aggregateUnit(),
+        "allow_seed: true\n" + PURE + "tables:\n  T:\n    privacy_unit: UNIT\n"
+            + "    max_rows_per_unit: 2\n    columns:\n      G: {values: [A, B]}\n"
+            + "      V: {clamp: [0, 100]}\n",
+        "SELECT /*+ DP(epsilon='2') */ G, MEDIAN(V) AS M FROM T GROUP BY G",
+        ReleasedValue.cell("G", "A", "M"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * The first and third quartiles of V in cell A, released jointly by JointExp (Δ = 2k = 4), on
+   * the data of {@link #median()}: the honest engine's 2 added rows at 100 move the joint utility
+   * by at most 4; with bounding off the unit's 100 rows make 100 the first quartile too.
+   */
+  static AuditCase quartiles() {
+    AuditCase m = median();
+    return new AuditCase("quartiles-jointexp", "PERCENTILE_CONT(0.25) and (0.75) of V GROUP BY G, "
+            + "one JointExp release over 101 grid points (Δ = 2k = 4), exact sampling, pure ε = 2; "
+            + "released value: the first quartile", m.schemaAndBackground(), m.unitRows(),
+        m.policyYaml(), "SELECT /*+ DP(epsilon='2') */ G, PERCENTILE_CONT(0.25) WITHIN GROUP "
+            + "(ORDER BY V) AS Q1, PERCENTILE_CONT(0.75) WITHIN GROUP (ORDER BY V) AS Q3 FROM T "
+            + "GROUP BY G", ReleasedValue.cell("G", "A", "Q1"), BackendFault.BOUNDING_OFF);
   }
 
   // ---- InfTDA over P(ID, HH, STATE, COUNTY) ----

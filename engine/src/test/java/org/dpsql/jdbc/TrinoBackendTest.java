@@ -417,7 +417,7 @@ class TrinoBackendTest {
       assertEquals("XDP02", assertThrows(SQLException.class,
           () -> st.executeQuery("SELECT rider_id, COUNT(*) FROM trips GROUP BY rider_id")).getSQLState());
       assertEquals("XDP03", assertThrows(SQLException.class,
-          () -> st.executeQuery("SELECT MIN(fare) FROM trips")).getSQLState());
+          () -> st.executeQuery("SELECT BIT_AND(age) FROM trips")).getSQLState());
       assertEquals("XDP02", assertThrows(SQLException.class,
           () -> st.executeQuery("DELETE FROM trips")).getSQLState());
       try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM trips WHERE age > ?")) {

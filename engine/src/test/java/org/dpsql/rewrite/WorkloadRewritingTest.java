@@ -475,6 +475,7 @@ class WorkloadRewritingTest {
         case AVG -> "AVG(CAST(" + o.column().name() + " AS DOUBLE))";
         case COUNT_DISTINCT_UNIT -> "COUNT(DISTINCT " + part.table().privacyUnit() + ")";
         case COUNT_DISTINCT -> "COUNT(DISTINCT " + o.column().name() + ")";
+        case QUANTILE -> throw new IllegalArgumentException("quantiles are not in workloads");
       });
     }
     List<String> select = new ArrayList<>();

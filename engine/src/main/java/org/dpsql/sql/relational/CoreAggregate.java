@@ -361,6 +361,10 @@ public final class CoreAggregate {
           + "supported yet; move the condition into WHERE");
     }
     SqlKind kind = call.getAggregation().getKind();
+    String quantile = quantile(call, kind, fields, columns);
+    if (quantile != null) {
+      return quantile;
+    }
     if (call.isDistinct()) {
       if (kind == SqlKind.COUNT && call.getArgList().size() == 1
           && fields.get(call.getArgList().get(0)) instanceof RexInputRef ref) {
@@ -387,6 +391,45 @@ public final class CoreAggregate {
     }
     throw SqlStates.notSupported(name + " cannot be answered privately by dpsql yet; supported "
         + "aggregates are COUNT(*), COUNT(col), SUM(col) and AVG(col)");
+  }
+
+  /**
+   * {@code PERCENTILE_CONT(p) WITHIN GROUP (ORDER BY col [DESC])}, {@code PERCENTILE_DISC(...)},
+   * {@code MIN(col)} or {@code MAX(col)} of a traced call (the single-table analysis checks the
+   * column's public range), null for any other aggregate; XDP03 for a quantile of an expression.
+   */
+  private static String quantile(AggregateCall call, SqlKind kind, List<RexNode> fields,
+      List<String> columns) throws SQLException {
+    String name = call.getAggregation().getName();
+    if (kind == SqlKind.MIN || kind == SqlKind.MAX) {
+      return call.isDistinct() || call.getArgList().size() != 1 ? null
+          : name + "(" + quote(quantileColumn(fields.get(call.getArgList().get(0)), columns,
+              name)) + ")";
+    }
+    if (kind != SqlKind.PERCENTILE_CONT && kind != SqlKind.PERCENTILE_DISC) {
+      return null;
+    }
+    if (call.getArgList().size() != 1 || call.getCollation().getFieldCollations().size() != 1
+        || !(fields.get(call.getArgList().get(0)) instanceof RexLiteral p)) {
+      throw SqlStates.notSupported(name + " over a private table takes a number literal and one "
+          + "policy column: " + name + "(0.5) WITHIN GROUP (ORDER BY col)");
+    }
+    org.apache.calcite.rel.RelFieldCollation order =
+        call.getCollation().getFieldCollations().get(0);
+    return name + "(" + p.getValueAs(java.math.BigDecimal.class).toPlainString()
+        + ") WITHIN GROUP (ORDER BY " + quote(quantileColumn(fields.get(order.getFieldIndex()),
+            columns, name)) + (order.getDirection().isDescending() ? " DESC" : "") + ")";
+  }
+
+  /** The table column a quantile is taken of, or XDP03 naming the expression. */
+  private static String quantileColumn(RexNode e, List<String> columns, String name)
+      throws SQLException {
+    if (e instanceof RexInputRef ref) {
+      return columns.get(ref.getIndex());
+    }
+    throw SqlStates.notSupported(name + " of the expression " + sqlOf(e, columns::get, DIALECT)
+        + " over a private table is not supported: a private quantile is taken of a policy "
+        + "column with a public range");
   }
 
   /**

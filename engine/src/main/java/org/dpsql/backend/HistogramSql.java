@@ -1,0 +1,38 @@
+package org.dpsql.backend;
+
+import java.util.List;
+import org.apache.calcite.sql.SqlDialect;
+import org.dpsql.policy.ColumnPolicy;
+import org.dpsql.rewrite.Measurement;
+import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.rewrite.QuantileGrid;
+
+/**
+ * The exact histogram of one column over its {@link QuantileGrid}, per cell, as one SQL statement
+ * in the backend's dialect: the statement of {@link MeasurementSql} for {@code COUNT(*)} (same
+ * filter, same domains, same contribution bounding of each unit to {@code max_rows_per_unit} of its
+ * rows) over the rows whose value is not NULL, grouped by the cells' keys and by the grid point of
+ * the value, clamped into the grid's range and rounded down ({@code CASE WHEN v <= lo THEN 0 WHEN
+ * v >= last THEN size-1 ELSE FLOOR((v - lo) / step) END}). Only one row per non-empty (cell,
+ * point) leaves the backend.
+ *
+ * <p>Result columns: {@code K0..} the cells' keys, then the point's index, then {@code M0} the
+ * number of values.
+ */
+public final class HistogramSql {
+  private HistogramSql() {}
+
+  /** The histogram statement of {@code column} for the cells and filter of {@code plan}. */
+  public static MeasurementSql of(MeasurementPlan plan, ColumnPolicy column, QuantileGrid grid,
+      SqlDialect dialect, String snapshot, boolean oneRowPerUnit) {
+    MeasurementPlan counts = new MeasurementPlan(plan.query(), plan.cells(),
+        List.of(Measurement.countStar()));
+    String v = dialect.quoteIdentifier(column.name());
+    String point = "CASE WHEN " + v + " <= " + MeasurementSql.num(grid.lo()) + " THEN 0 WHEN "
+        + v + " >= " + MeasurementSql.num(grid.last()) + " THEN " + (grid.size() - 1)
+        + " ELSE FLOOR((" + v + " - " + MeasurementSql.num(grid.lo()) + ") / "
+        + MeasurementSql.num(grid.step()) + ") END";
+    return MeasurementSql.of(counts, dialect, snapshot, oneRowPerUnit, List.of(point),
+        List.of(v + " IS NOT NULL"));
+  }
+}
