@@ -21,10 +21,12 @@ SELECT COUNT(*) AS TRIP_COUNT FROM TRIPS WHERE RIDER_ID = 17;
 -- expect-error: XDP02
 DELETE FROM TRIPS WHERE FARE > 1000;
 
--- Some aggregates have no good private version here. MAX(FARE) is decided by a single trip, the
--- very thing DP hides. XDP03 means "not supported", not "not allowed".
+-- Some aggregates have no private version here. The average fare per kilometre divides by a
+-- column: a trip of 0.01 km can make one value as large as it likes, so no bound on a rider's
+-- influence exists and no amount of noise would hide it. XDP03 means "not supported", not "not
+-- allowed". (MAX(FARE) is answered, as a high quantile: see script 7.)
 -- expect-error: XDP03
-SELECT MAX(FARE) AS MAX_FARE FROM TRIPS;
+SELECT AVG(FARE / DISTANCE_KM) AS FARE_PER_KM FROM TRIPS;
 
 -- Privacy parameters must make sense: a budget is a positive number. (XDP05: bad privacy parameter)
 -- expect-error: XDP05

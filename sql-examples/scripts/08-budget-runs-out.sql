@@ -1,10 +1,10 @@
--- Script 7: the ledger, and the end of the budget.
+-- Script 8: the ledger, and the end of the budget.
 --
 -- Every charged query is recorded in DPSQL.LEDGER: what ran, with which mechanism, at what cost.
 -- Repeated answers and refusals are not there, because they cost nothing.
 SELECT * FROM DPSQL.LEDGER;
 
--- How much is left after scripts 1 to 6:
+-- How much is left after scripts 1 to 7:
 SELECT * FROM DPSQL.BUDGET;
 
 -- The budget is a hard limit. A query that would spend more than what is left is refused
