@@ -67,21 +67,11 @@ public final class ExactMeasurer {
     int ms = plan.measurements().size();
     long[][] out = new long[ms][plan.cells().size()];
     try (PreparedStatement ps = backend.prepareStatement(sql.sql())) {
-      List<Integer> order = sql.parameterOrder();
-      for (int i = 0; i < order.size(); i++) {
-        int p = order.get(i);
-        if (p >= parameters.size() || parameters.get(p) == UNSET) {
-          throw new SQLException("parameter " + (p + 1) + " is not set", "07001");
-        }
-        ps.setObject(i + 1, parameters.get(p));
-      }
+      bind(ps, sql, parameters);
       try (ResultSet rs = ps.executeQuery()) {
         Object[] keyValues = new Object[keys];
         while (rs.next()) {
-          for (int k = 0; k < keys; k++) {
-            keyValues[k] = rs.getObject(k + 1);
-          }
-          int cell = plan.cells().cellOf(keyValues);
+          int cell = cellOf(plan, rs, keyValues);
           if (cell < 0) {
             continue; // cannot happen: the SQL keeps only rows inside the domain
           }
@@ -123,10 +113,7 @@ public final class ExactMeasurer {
       try (ResultSet rs = ps.executeQuery()) {
         Object[] keyValues = new Object[keys];
         while (rs.next()) {
-          for (int k = 0; k < keys; k++) {
-            keyValues[k] = rs.getObject(k + 1);
-          }
-          int cell = plan.cells().cellOf(keyValues);
+          int cell = cellOf(plan, rs, keyValues);
           if (cell < 0) {
             continue; // cannot happen: the SQL keeps only rows inside the domain
           }
@@ -142,6 +129,15 @@ public final class ExactMeasurer {
   }
 
   /** Binds the analyst's parameters in the order the statement takes them (07001 if unset). */
+  /** The cell of the result row's group keys (its first columns), or -1. */
+  private static int cellOf(MeasurementPlan plan, ResultSet rs, Object[] keyValues)
+      throws SQLException {
+    for (int k = 0; k < keyValues.length; k++) {
+      keyValues[k] = rs.getObject(k + 1);
+    }
+    return plan.cells().cellOf(keyValues);
+  }
+
   private static void bind(PreparedStatement ps, MeasurementSql sql, List<Object> parameters)
       throws SQLException {
     List<Integer> order = sql.parameterOrder();
