@@ -275,21 +275,6 @@ public final class BackendRatios {
     return (System.nanoTime() - s) / 1e6;
   }
 
-  private static String unitExpression(int rows) {
-    long heavyRows = rows / 20;
-    long heavyUnits = rows / 2000;
-    long mediumUnits = rows / 50;
-    long lightStart = heavyRows + rows / 5;
-    String q = "(X - " + (lightStart + 1) + ")";
-    return "CASE WHEN X <= " + heavyRows + " THEN MOD(X, " + heavyUnits + ")"
-        + " WHEN X <= " + lightStart + " THEN " + heavyUnits + " + MOD(X, " + mediumUnits + ")"
-        + " ELSE " + (heavyUnits + mediumUnits) + " + 8 * (" + q + " / 30) + CASE"
-        + " WHEN MOD(" + q + ", 30) < 1 THEN 0 WHEN MOD(" + q + ", 30) < 3 THEN 1"
-        + " WHEN MOD(" + q + ", 30) < 6 THEN 2 WHEN MOD(" + q + ", 30) < 10 THEN 3"
-        + " WHEN MOD(" + q + ", 30) < 15 THEN 4 WHEN MOD(" + q + ", 30) < 20 THEN 5"
-        + " WHEN MOD(" + q + ", 30) < 25 THEN 6 ELSE 7 END END";
-  }
-
   /** BenchDatabase's T in schema dpsql_bench of PostgreSQL (recreated). */
   private static void loadPostgres(String url, Properties login, int rows) throws SQLException {
     try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
@@ -297,7 +282,7 @@ public final class BackendRatios {
       st.execute("CREATE SCHEMA dpsql_bench");
       st.execute("CREATE TABLE dpsql_bench.t (id bigint PRIMARY KEY, unit int NOT NULL, g int NOT NULL, "
           + "v int NOT NULL)");
-      st.execute("INSERT INTO dpsql_bench.t SELECT X, " + unitExpression(rows) + ", MOD(X * 7919, 50), "
+      st.execute("INSERT INTO dpsql_bench.t SELECT X, " + BenchDatabase.unitExpression(rows) + ", MOD(X * 7919, 50), "
           + "MOD(X, 100) FROM generate_series(1::bigint, " + rows + ") AS s(X)");
       st.execute("ANALYZE dpsql_bench.t");
     }
@@ -308,7 +293,7 @@ public final class BackendRatios {
     try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
       st.execute("DROP TABLE IF EXISTS memory.dpsql_bench.t");
       st.execute("CREATE SCHEMA IF NOT EXISTS memory.dpsql_bench");
-      st.execute("CREATE TABLE memory.dpsql_bench.t AS SELECT X AS id, CAST(" + unitExpression(rows)
+      st.execute("CREATE TABLE memory.dpsql_bench.t AS SELECT X AS id, CAST(" + BenchDatabase.unitExpression(rows)
           + " AS integer) AS unit, CAST(MOD(X * 7919, 50) AS integer) AS g, CAST(MOD(X, 100) AS "
           + "integer) AS v FROM (SELECT i * 1000 + j AS X FROM UNNEST(sequence(0, " + (rows / 1000 - 1)
           + ")) AS a(i) CROSS JOIN UNNEST(sequence(1, 1000)) AS b(j))");

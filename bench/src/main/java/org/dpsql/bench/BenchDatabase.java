@@ -88,30 +88,37 @@ final class BenchDatabase {
     if (rows <= 0 || rows % 2000 != 0) {
       throw new IllegalArgumentException("rows must be a positive multiple of 2000: " + rows);
     }
-    long heavyRows = rows / 20;
-    long heavyUnits = rows / 2000;
-    long mediumRows = rows / 5;
-    long mediumUnits = rows / 50;
-    long lightStart = heavyRows + mediumRows; // rows after this are light
-    String q = "(X - " + (lightStart + 1) + ")"; // 0-based position among the light rows
-    String unit = "CASE WHEN X <= " + heavyRows + " THEN MOD(X, " + heavyUnits + ")"
-        + " WHEN X <= " + lightStart + " THEN " + heavyUnits + " + MOD(X, " + mediumUnits + ")"
-        + " ELSE " + (heavyUnits + mediumUnits) + " + 8 * (" + q + " / 30) + CASE"
-        + " WHEN MOD(" + q + ", 30) < 1 THEN 0 WHEN MOD(" + q + ", 30) < 3 THEN 1"
-        + " WHEN MOD(" + q + ", 30) < 6 THEN 2 WHEN MOD(" + q + ", 30) < 10 THEN 3"
-        + " WHEN MOD(" + q + ", 30) < 15 THEN 4 WHEN MOD(" + q + ", 30) < 20 THEN 5"
-        + " WHEN MOD(" + q + ", 30) < 25 THEN 6 ELSE 7 END END";
     Connection c = DriverManager.getConnection(url);
     try (Statement st = c.createStatement()) {
       st.execute("DROP TABLE IF EXISTS T");
       st.execute("CREATE TABLE T (ID BIGINT PRIMARY KEY, UNIT INT NOT NULL, G INT NOT NULL, V INT NOT NULL)");
-      st.execute("INSERT INTO T SELECT X, " + unit + ", MOD(X * 7919, 50), MOD(X, 100)"
+      st.execute("INSERT INTO T SELECT X, " + unitExpression(rows) + ", MOD(X * 7919, 50), MOD(X, 100)"
           + " FROM SYSTEM_RANGE(1, " + rows + ")");
     } catch (SQLException e) {
       c.close();
       throw e;
     }
     return c;
+  }
+
+  /**
+   * The SQL expression of row {@code X}'s unit (1-based {@code X} up to {@code rows}), the same in
+   * every backend: heavy, medium and light units as the class comment describes.
+   */
+  static String unitExpression(int rows) {
+    long heavyRows = rows / 20;
+    long heavyUnits = rows / 2000;
+    long mediumRows = rows / 5;
+    long mediumUnits = rows / 50;
+    long lightStart = heavyRows + mediumRows; // rows after this are light
+    String q = "(X - " + (lightStart + 1) + ")"; // 0-based position among the light rows
+    return "CASE WHEN X <= " + heavyRows + " THEN MOD(X, " + heavyUnits + ")"
+        + " WHEN X <= " + lightStart + " THEN " + heavyUnits + " + MOD(X, " + mediumUnits + ")"
+        + " ELSE " + (heavyUnits + mediumUnits) + " + 8 * (" + q + " / 30) + CASE"
+        + " WHEN MOD(" + q + ", 30) < 1 THEN 0 WHEN MOD(" + q + ", 30) < 3 THEN 1"
+        + " WHEN MOD(" + q + ", 30) < 6 THEN 2 WHEN MOD(" + q + ", 30) < 10 THEN 3"
+        + " WHEN MOD(" + q + ", 30) < 15 THEN 4 WHEN MOD(" + q + ", 30) < 20 THEN 5"
+        + " WHEN MOD(" + q + ", 30) < 25 THEN 6 ELSE 7 END END";
   }
 
   /** One line per rider size bucket, counted in the backend: "rows per rider: riders (rows)". */
