@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,9 +60,7 @@ class DistinctUnitsTest {
   }
 
   private static Connection connect(String url, Path policy) throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("policy", policy.toString());
-    return DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length()), p);
+    return TestConnections.open(url, policy, null);
   }
 
   private static List<Long> column(Connection c, String sql, int col) throws SQLException {

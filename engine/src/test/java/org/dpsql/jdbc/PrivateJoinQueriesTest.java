@@ -13,7 +13,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -150,10 +149,7 @@ class PrivateJoinQueriesTest {
 
   @AfterAll
   static void tearDown() throws Exception {
-    try (Statement st = direct.createStatement()) {
-      st.execute("SHUTDOWN");
-    }
-    Files.deleteIfExists(policy);
+    TestConnections.shutDown(direct, policy);
   }
 
   private static Connection connect() throws SQLException {
@@ -161,10 +157,7 @@ class PrivateJoinQueriesTest {
   }
 
   private static Connection connect(Path policyFile) throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("policy", policyFile.toString());
-    p.setProperty("seed", "5");
-    return DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length()), p);
+    return TestConnections.open(url, policyFile, "5");
   }
 
   /**

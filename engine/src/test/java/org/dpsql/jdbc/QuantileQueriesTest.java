@@ -82,10 +82,7 @@ class QuantileQueriesTest {
   }
 
   private static Connection connect() throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("policy", policy.toString());
-    p.setProperty("seed", "17");
-    return DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length()), p);
+    return TestConnections.open(url, policy, "17");
   }
 
   private static List<List<Object>> rows(Connection c, String sql) throws SQLException {

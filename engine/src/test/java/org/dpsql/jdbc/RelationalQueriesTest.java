@@ -90,17 +90,11 @@ class RelationalQueriesTest {
 
   @AfterAll
   static void tearDown() throws Exception {
-    try (Statement st = direct.createStatement()) {
-      st.execute("SHUTDOWN");
-    }
-    Files.deleteIfExists(policy);
+    TestConnections.shutDown(direct, policy);
   }
 
   private static Connection connect() throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("policy", policy.toString());
-    p.setProperty("seed", "5");
-    return DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length()), p);
+    return TestConnections.open(url, policy, "5");
   }
 
   private static List<List<Object>> rows(Connection c, String sql) throws SQLException {

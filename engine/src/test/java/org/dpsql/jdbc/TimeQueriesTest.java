@@ -17,7 +17,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -90,17 +89,11 @@ class TimeQueriesTest {
 
   @AfterAll
   static void tearDown() throws Exception {
-    try (Statement st = direct.createStatement()) {
-      st.execute("SHUTDOWN");
-    }
-    Files.deleteIfExists(policy);
+    TestConnections.shutDown(direct, policy);
   }
 
   private static Connection connect() throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("policy", policy.toString());
-    p.setProperty("seed", "5");
-    return DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length()), p);
+    return TestConnections.open(url, policy, "5");
   }
 
   private static List<List<Object>> rows(Connection c, String sql) throws SQLException {
