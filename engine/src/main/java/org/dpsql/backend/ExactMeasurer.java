@@ -32,9 +32,23 @@ public final class ExactMeasurer {
 
   /** The backend SQL that measures a plan (creating the table's bounded snapshot if it needs one). */
   public MeasurementSql sqlFor(MeasurementPlan plan) throws SQLException {
-    TablePolicy table = plan.query().table();
+    Rows rows = rowsOf(plan.query().table());
+    return MeasurementSql.of(plan, dialect, rows.snapshot(), rows.oneRowPerUnit());
+  }
+
+  /**
+   * Where a measurement of a table reads its bounded rows: the table itself, bounded per query
+   * ({@code snapshot} null), already one row per unit, or the connection's bounded snapshot.
+   */
+  private record Rows(String snapshot, boolean oneRowPerUnit) {}
+
+  /**
+   * How a measurement of {@code table} is bounded (creating its snapshot if it needs one), or
+   * XDP04 for snapshot bounding on a backend without temporary tables.
+   */
+  private Rows rowsOf(TablePolicy table) throws SQLException {
     if (oneRowPerUnit(table)) {
-      return MeasurementSql.of(plan, dialect, null, true); // nothing to bound, no snapshot needed
+      return new Rows(null, true); // nothing to bound, no snapshot needed
     }
     if (!table.unitIsRow() && table.bounding() == Bounding.SNAPSHOT) {
       if (!BackendDialects.supportsTemporaryTables(dialect)) {
@@ -42,9 +56,9 @@ public final class ExactMeasurer {
             + "snapshot needs a temporary table, which this backend does not have; use "
             + "bounding: per_query");
       }
-      return MeasurementSql.of(plan, dialect, snapshots.snapshotOf(table));
+      return new Rows(snapshots.snapshotOf(table), false);
     }
-    return MeasurementSql.of(plan, dialect, null, false);
+    return new Rows(null, false);
   }
 
   /**
@@ -88,15 +102,8 @@ public final class ExactMeasurer {
   /** The backend SQL of a column's histogram over its grid (see {@link HistogramSql}). */
   public MeasurementSql histogramSqlFor(MeasurementPlan plan, org.dpsql.policy.ColumnPolicy column,
       org.dpsql.rewrite.QuantileGrid grid) throws SQLException {
-    TablePolicy table = plan.query().table();
-    if (oneRowPerUnit(table)) {
-      return HistogramSql.of(plan, column, grid, dialect, null, true);
-    }
-    if (!table.unitIsRow() && table.bounding() == Bounding.SNAPSHOT) {
-      sqlFor(plan); // refuses a backend without temporary tables, as for any measurement
-      return HistogramSql.of(plan, column, grid, dialect, snapshots.snapshotOf(table), false);
-    }
-    return HistogramSql.of(plan, column, grid, dialect, null, false);
+    Rows rows = rowsOf(plan.query().table());
+    return HistogramSql.of(plan, column, grid, dialect, rows.snapshot(), rows.oneRowPerUnit());
   }
 
   /**

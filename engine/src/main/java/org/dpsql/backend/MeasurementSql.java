@@ -52,19 +52,13 @@ public final class MeasurementSql {
 
   /** The plan's SQL with per-query bounding (or none when every row is its own unit). */
   public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect) {
-    return of(plan, dialect, null);
+    return of(plan, dialect, null, false);
   }
 
   /**
    * The plan's SQL. With a {@code snapshot} (the qualified, quoted name of an already bounded
    * temporary table, see {@link BoundedSnapshots}), the SQL reads it and bounds nothing more.
-   */
-  public static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot) {
-    return of(plan, dialect, snapshot, false);
-  }
-
-  /**
-   * The plan's SQL. With {@code oneRowPerUnit} (the backend declares the privacy unit unique, see
+   * With {@code oneRowPerUnit} (the backend declares the privacy unit unique, see
    * {@link UniqueUnits}), every unit has at most one row, which bounding to {@code
    * max_rows_per_unit >= 1} rows would always keep: the SQL aggregates the table directly.
    */
