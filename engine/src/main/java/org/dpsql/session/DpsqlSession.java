@@ -705,16 +705,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     NoisePlan noise = calibrate(plan);
     MeasurementSql sql = measurer.sqlFor(plan);
     List<Object[]> rows = new ArrayList<>();
-    rows.add(new Object[] {"private aggregate over " + plan.query().table().name()
-        + (plan.query().table().unitIsRow() ? " (each row is a privacy unit)"
-            : " (privacy unit " + plan.query().table().privacyUnit() + ", at most "
-                + plan.maxRowsPerUnit() + " rows per unit, bounding "
-                + (measurer.oneRowPerUnit(plan.query().table())
-                    ? "not needed: the backend declares " + plan.query().table().privacyUnit()
-                        + " unique (primary key or unique index)"
-                        + (plan.query().table().join() != null ? " in every joined table" : "")
-                        + ", one row per unit"
-                    : plan.query().table().bounding().policyName()) + ")")});
+    rows.add(new Object[] {releasedOver("private aggregate", plan)});
     rows.add(new Object[] {"cells: " + plan.cells().size() + " (the full policy domain, zeros included)"});
     rows.add(new Object[] {"cost: " + noise.charge() + " (" + accountant.accounting().policyName()
         + " accounting; remaining " + accountant.remaining() + ")"});
@@ -738,17 +729,23 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
 
+  /** EXPLAIN's first line: {@code what} is released over which table, and how it is bounded. */
+  private String releasedOver(String what, MeasurementPlan plan) throws SQLException {
+    org.dpsql.policy.TablePolicy table = plan.query().table();
+    return what + " over " + table.name() + (table.unitIsRow() ? " (each row is a privacy unit)"
+        : " (privacy unit " + table.privacyUnit() + ", at most " + plan.maxRowsPerUnit()
+            + " rows per unit, bounding " + (measurer.oneRowPerUnit(table)
+                ? "not needed: the backend declares " + table.privacyUnit()
+                    + " unique (primary key or unique index)"
+                    + (table.join() != null ? " in every joined table" : "") + ", one row per unit"
+                : table.bounding().policyName()) + ")");
+  }
+
   /** EXPLAIN PLAN FOR a quantile query: grids, mechanism, cost and rank-error bounds. */
   private ResultTable explainQuantiles(MeasurementPlan plan) throws SQLException {
     QuantileRelease quantiles = quantiles(plan);
     List<Object[]> rows = new ArrayList<>();
-    org.dpsql.policy.TablePolicy table = plan.query().table();
-    rows.add(new Object[] {"private quantiles over " + table.name()
-        + (table.unitIsRow() ? " (each row is a privacy unit)"
-            : " (privacy unit " + table.privacyUnit() + ", at most " + plan.maxRowsPerUnit()
-                + " rows per unit, bounding " + (measurer.oneRowPerUnit(table)
-                    ? "not needed: the backend declares " + table.privacyUnit() + " unique"
-                    : table.bounding().policyName()) + ")")});
+    rows.add(new Object[] {releasedOver("private quantiles", plan)});
     rows.add(new Object[] {"cells: " + plan.cells().size()
         + " (the full policy domain, every group released)"});
     rows.add(new Object[] {"cost: " + quantiles.charge() + " (" + accountant.accounting()
