@@ -29,7 +29,8 @@ import java.util.Properties;
  * measured rounds of the per-round ratio dpsql ÷ exact, and the exact query's median time.
  *
  * <p>Usage: {@code java -cp bench/target/benchmarks.jar org.dpsql.bench.BackendRatios [warmup
- * [measured [tpch-schema]]]} (defaults 2, 7, sf1; {@code -} as schema skips TPC-H). Run by
+ * [measured [tpch-schema [tpch-only]]]]} (defaults 2, 7, sf1; {@code -} as schema skips TPC-H;
+ * {@code tpch-only} runs the TPC-H comparison alone). Run by
  * hand only.
  */
 public final class BackendRatios {
@@ -44,6 +45,19 @@ public final class BackendRatios {
     int warmup = args.length > 0 ? Integer.parseInt(args[0]) : 2;
     int measured = args.length > 1 ? Integer.parseInt(args[1]) : 7;
     String tpch = args.length > 2 ? args[2] : "sf1";
+    if (args.length > 3 && args[3].equals("tpch-only")) {
+      // the TPC-H comparison alone, without loading the 1M-row table into every backend
+      String trino = System.getenv("DPSQL_TEST_TRINO_URL");
+      if (trino == null) {
+        throw new IllegalStateException("tpch-only needs DPSQL_TEST_TRINO_URL (scripts/trino.sh start)");
+      }
+      Properties login = new Properties();
+      login.setProperty("user", "dpsql");
+      System.out.printf("load average at start %s%n", loadAverage());
+      tpch(trino, login, tpch, warmup, measured);
+      System.out.printf("%nLoad average at end: %s%n", loadAverage());
+      System.exit(0);
+    }
     int rows = BenchDatabase.BIG_ROWS;
     System.out.printf("dpsql ÷ exact per backend; %d warm-up + %d measured rounds; %d cores; load "
         + "average at start %s%n", warmup, measured, Runtime.getRuntime().availableProcessors(),
