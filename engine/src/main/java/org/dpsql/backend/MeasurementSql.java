@@ -23,7 +23,8 @@ import org.dpsql.rewrite.MeasurementPlan;
  * random)}) and only the first {@code max_rows_per_unit} reach the aggregates: a uniform random
  * subset of each unit's rows. For a join of private tables on their shared unit the rows are the
  * join's and are bounded after the join, whatever its fan-out. A unit that the backend declares
- * unique needs no bounding (see {@link UniqueUnits}). Rows outside the policy domain of a group column belong to no cell
+ * unique needs no bounding (see {@link UniqueUnits}). On Trino, measurements that add up over rows
+ * are bounded by scaling instead (see {@link ScaledBoundingSql}). Rows outside the policy domain of a group column belong to no cell
  * and are filtered out before bounding. Identifiers are quoted and policy literals escaped by the
  * dialect; the analyst's filter keeps its dynamic parameters, bound by {@link #parameterOrder()}.
  *
@@ -128,6 +129,9 @@ public final class MeasurementSql {
             + dialect.quoteIdentifier("M" + i));
       }
       sb.append(String.join(", ", select)).append(" FROM ").append(from).append(whereSql);
+    } else if (ScaledBoundingSql.replacesWindow(plan, dialect, extraKeys)) {
+      return new MeasurementSql(ScaledBoundingSql.sql(plan, dialect, dialect.quoteIdentifier(
+          table.privacyUnit()), keyExprs, valueExprs, from, whereSql), params);
     } else {
       List<String> inner = new ArrayList<>();
       for (int i = 0; i < keyExprs.size(); i++) {
