@@ -80,6 +80,14 @@ class TrinoBackendTest {
       st.execute("CREATE TABLE " + s + ".visits AS SELECT CAST(IF(g > 1000, 999999, g) AS integer) "
           + "AS rider_id, element_at(ARRAY['N', 'S', 'E', 'W'], 1 + CAST(g % 4 AS integer)) AS region "
           + "FROM UNNEST(sequence(1, 1200)) AS t(g)");
+      // bounding by scaling, the case of ScaledBoundingSqlTest computed by hand (k = 3)
+      st.execute("CREATE TABLE " + s + ".heavy (u integer, g varchar, v integer, w decimal(8, 5))");
+      st.execute("INSERT INTO " + s + ".heavy VALUES (1, 'a', 2, 1.5), (1, 'b', -3, -0.25), "
+          + "(1, 'b', NULL, 2), (NULL, 'a', 1, NULL), (NULL, 'a', 1, NULL), (2, 'a', 3, 0.00001), "
+          + "(2, 'a', 3, 0.00001), (2, 'a', 3, 0.00001), (2, 'a', 3, 0.00001), (2, 'a', 1, 0.00001), "
+          + "(2, 'b', -20, -7), (2, 'b', -20, 0.00001), (2, 'b', -1, 0.00001), (2, 'c', NULL, NULL), "
+          + "(2, 'c', NULL, NULL), (3, 'c', 10, NULL), (3, 'c', 10, NULL), (3, 'c', 10, NULL), "
+          + "(3, 'c', 10, NULL)");
       st.execute("CREATE TABLE " + s + ".zones (region varchar, name varchar)");
       st.execute("INSERT INTO " + s + ".zones VALUES ('N', 'North'), ('S', 'South'), ('E', 'East')");
       // SafeTab: 600 persons in 2 states, each in 1 or 2 of 3 iterations
@@ -100,7 +108,7 @@ class TrinoBackendTest {
       return;
     }
     try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
-      for (String t : List.of("trips", "visits", "zones", "persons", "person_iteration")) {
+      for (String t : List.of("trips", "visits", "heavy", "zones", "persons", "person_iteration")) {
         st.execute("DROP TABLE IF EXISTS memory." + schema + "." + t);
       }
       st.execute("DROP SCHEMA IF EXISTS memory." + schema);
@@ -116,6 +124,8 @@ class TrinoBackendTest {
       + "    hierarchies:\n      GEO: [region, county]\n    spatial:\n      LOC: [x, y]\n"
       + "  visits:\n    privacy_unit: rider_id\n    unit: rider\n    max_rows_per_unit: 5\n    bounding: BOUNDING\n"
       + "    columns:\n      region: {values: [N, S, E, W]}\n"
+      + "  heavy:\n    privacy_unit: u\n    max_rows_per_unit: 3\n    columns:\n"
+      + "      g: {values: [a, b, c]}\n      v: {clamp: [-10, 10]}\n      w: {clamp: [-5, 5]}\n"
       + "  zones: {public: true}\n";
 
   private static final String ADAPTIVE = "adaptive_tables:\n  DHC:\n"
@@ -221,6 +231,23 @@ class TrinoBackendTest {
     assertEquals(1005, trinoScalar("SELECT SUM(LEAST(n, 5)) FROM (SELECT COUNT(*) n FROM visits "
         + "GROUP BY rider_id) t"));
     assertEquals(1200, trinoScalar("SELECT COUNT(*) FROM visits"));
+    // bounded by scaling (ScaledBoundingSql): the rider's 50 visits in each region, in key order
+    // E, N, S, W, count floor(5 * 50i / 200) - floor(5 * 50(i - 1) / 200) = 1, 1, 1, 2
+    assertEquals(List.of(251L, 251L, 251L, 252L), List.of(x[0][0], x[0][1], x[0][2], x[0][3]),
+        "N, S, E, W");
+  }
+
+  @Test
+  void heavyUnitsAreScaledToKRowsAsOnH2() throws Exception {
+    // the values ScaledBoundingSqlTest computes by hand and checks on H2: Trino's integer and
+    // decimal arithmetic (MOD, exact division) give the same contributions
+    long[][] x = measure("SELECT g, COUNT(*), COUNT(v), SUM(v), SUM(w) FROM heavy GROUP BY g");
+    assertEquals(List.of(4L, 3L, 4L), List.of(x[0][0], x[0][1], x[0][2]), "COUNT(*)");
+    assertEquals(List.of(4L, 2L, 3L), List.of(x[1][0], x[1][1], x[1][2]), "COUNT(v)");
+    assertEquals(List.of(7L, -9L, 30L), List.of(x[2][0], x[2][1], x[2][2]), "SUM(v)");
+    assertEquals(List.of(150001L, 25001L, 0L), List.of(x[3][0], x[3][1], x[3][2]), "SUM(w), steps 10^-5");
+    long[][] y = measure("SELECT g, COUNT(*) FROM heavy WHERE g <> 'a' GROUP BY g");
+    assertEquals(List.of(0L, 3L, 5L), List.of(y[0][0], y[0][1], y[0][2]), "COUNT(*) without cell a");
   }
 
   @Test
