@@ -40,7 +40,7 @@ final class AuditCases {
 
   /** Every path, in report order. */
   static List<AuditCase> all() {
-    return List.of(countGeometric(), countDiscreteGaussian(), sumGeometric(),
+    return List.of(countGeometric(), countDiscreteGaussian(), countScaledForTrino(), sumGeometric(),
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
@@ -116,6 +116,17 @@ final class AuditCases {
             + "(1, 1e-6)", APPROX, "SELECT /*+ DP(epsilon='1', delta='1e-6', "
             + "mechanism='gaussian') */ G, COUNT(*) AS N FROM T GROUP BY G",
         ReleasedValue.cell("G", "A", "N"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * The count of {@link #countDiscreteGaussian()} with the statement dpsql writes for Trino
+   * (bounding by scaling, {@code ScaledBoundingSql}), run by H2 presented as Trino.
+   */
+  static AuditCase countScaledForTrino() {
+    return aggregate("count-dgauss-trino", "COUNT(*) GROUP BY G, discrete Gaussian, approx (ε, "
+            + "δ) = (1, 1e-6), bounded by scaling (the statement written for Trino)", APPROX,
+        "SELECT /*+ DP(epsilon='1', delta='1e-6', mechanism='gaussian') */ G, COUNT(*) AS N "
+            + "FROM T GROUP BY G", ReleasedValue.cell("G", "A", "N"), BackendFault.SCALING_OFF);
   }
 
   static AuditCase sumGeometric() {

@@ -30,6 +30,14 @@ enum BackendFault {
       Pattern.compile("WHEN (\"[A-Za-z0-9_]+\") [<>] (-?[0-9.]+(?:E[-+]?[0-9]+)?) THEN \\2 "), ""),
 
   /**
+   * Bounding by scaling off ({@code ScaledBoundingSql}, the per-query bounding dpsql writes for
+   * Trino): the {@code DPSQL_N <= k} test that leaves units of at most k rows unscaled passes for
+   * every unit, so a heavy unit is counted in full.
+   */
+  SCALING_OFF("bounding by scaling off (heavy units counted in full)",
+      Pattern.compile("(\"DPSQL_N\")\\s*<=\\s*\\d+"), "$1 <= 2147483647"),
+
+  /**
    * A unit counted twice through a join: the bounded rows are joined with a two-row table
    * before they are aggregated, so every kept row, and so every unit, counts twice. Equivalent
    * to noise calibrated to half the real sensitivity.
@@ -46,6 +54,15 @@ enum BackendFault {
     this.description = description;
     this.pattern = pattern;
     this.replacement = replacement;
+  }
+
+  /**
+   * Whether the path this fault breaks is written for Trino: the audit's H2 backends are then
+   * presented to dpsql as Trino ({@link FaultyBackendDriver}), for the honest engine too, so that
+   * dpsql writes its statements in the Trino dialect (bounding by scaling) and H2 runs them.
+   */
+  boolean asTrino() {
+    return this == SCALING_OFF;
   }
 
   /** What the fault breaks, for reports. */

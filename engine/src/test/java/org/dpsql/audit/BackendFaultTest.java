@@ -29,6 +29,11 @@ class BackendFaultTest {
     assertEquals("ROUND(CAST(CASE WHEN \"V\" IS NULL THEN NULL ELSE \"V\" END AS DECIMAL(38, 12)), 0)",
         BackendFault.CLAMP_IGNORED.rewrite(clamp));
     assertEquals(clamp, BackendFault.BOUNDING_OFF.rewrite(clamp));
+    String scaled = "SUM(CASE WHEN \"DPSQL_N\" <= 2 THEN \"C0\" ELSE 1 END) AS \"M0\"";
+    assertEquals("SUM(CASE WHEN \"DPSQL_N\" <= 2147483647 THEN \"C0\" ELSE 1 END) AS \"M0\"",
+        BackendFault.SCALING_OFF.rewrite(scaled));
+    assertEquals(bounded, BackendFault.SCALING_OFF.rewrite(bounded));
+    assertEquals(scaled, BackendFault.BOUNDING_OFF.rewrite(scaled));
   }
 
   @Test

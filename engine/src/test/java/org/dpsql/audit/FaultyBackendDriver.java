@@ -24,6 +24,11 @@ import java.util.logging.Logger;
  * opens a dpsql connection whose backend is {@code jdbc:h2:...} seen through the fault. Everything
  * else (metadata, results, parameters) passes through unchanged.
  *
+ * <p>With {@code FAULT@trino} the backend also presents itself as Trino ({@code
+ * DatabaseMetaData.getDatabaseProductName()}), so that dpsql writes every statement in its Trino
+ * dialect and H2 runs it; {@code HONEST@trino} does that without a fault (see {@link
+ * BackendFault#asTrino()}).
+ *
  * <p>This is how the audit builds broken variants of dpsql without a switch in production code:
  * the driver exists only on the test class path, and a production connection cannot name it.
  * {@link #rewrites(BackendFault)} counts the statements a fault actually changed, so an audit can
@@ -54,7 +59,16 @@ public final class FaultyBackendDriver implements Driver {
 
   /** The dpsql URL of {@code h2Url} ({@code jdbc:h2:...}) seen through {@code fault}. */
   static String dpsqlUrl(String h2Url, BackendFault fault) {
-    return "jdbc:dpsql:" + PREFIX.substring("jdbc:".length()) + fault.name() + ":"
+    return dpsqlUrl(h2Url, fault, false);
+  }
+
+  /**
+   * The dpsql URL of {@code h2Url} seen through {@code fault} (none if null), presented as Trino
+   * if {@code asTrino}.
+   */
+  static String dpsqlUrl(String h2Url, BackendFault fault, boolean asTrino) {
+    return "jdbc:dpsql:" + PREFIX.substring("jdbc:".length())
+        + (fault == null ? "HONEST" : fault.name()) + (asTrino ? "@trino" : "") + ":"
         + h2Url.substring("jdbc:".length());
   }
 
@@ -70,9 +84,35 @@ public final class FaultyBackendDriver implements Driver {
     }
     String rest = url.substring(PREFIX.length());
     int colon = rest.indexOf(':');
-    BackendFault fault = BackendFault.valueOf(rest.substring(0, colon));
+    String name = rest.substring(0, colon);
+    boolean asTrino = name.endsWith("@trino");
+    name = asTrino ? name.substring(0, name.length() - "@trino".length()) : name;
+    BackendFault fault = name.equals("HONEST") ? null : BackendFault.valueOf(name);
     Connection real = DriverManager.getConnection("jdbc:" + rest.substring(colon + 1), info);
-    return wrap(Connection.class, real, fault, null);
+    Connection wrapped = wrap(Connection.class, real, fault, null);
+    return asTrino ? asTrino(wrapped) : wrapped;
+  }
+
+  /** {@code c} whose metadata names the product Trino (and nothing else changed). */
+  private static Connection asTrino(Connection c) {
+    Object[] self = new Object[1];
+    InvocationHandler h = (proxy, method, args) -> {
+      Object result = invoke(method, c, args);
+      if (method.getName().equals("getMetaData")) {
+        java.sql.DatabaseMetaData md = (java.sql.DatabaseMetaData) result;
+        return Proxy.newProxyInstance(FaultyBackendDriver.class.getClassLoader(),
+            new Class<?>[] {java.sql.DatabaseMetaData.class}, (p, m, a) -> switch (m.getName()) {
+              case "getDatabaseProductName" -> "Trino";
+              case "getConnection" -> self[0];
+              default -> invoke(m, md, a);
+            });
+      }
+      return result;
+    };
+    Connection proxy = (Connection) Proxy.newProxyInstance(
+        FaultyBackendDriver.class.getClassLoader(), new Class<?>[] {Connection.class}, h);
+    self[0] = proxy;
+    return proxy;
   }
 
   /** A proxy of {@code target} that rewrites SQL arguments and wraps the statements it creates. */
@@ -80,7 +120,7 @@ public final class FaultyBackendDriver implements Driver {
     Object[] self = new Object[1];
     InvocationHandler h = (proxy, method, args) -> {
       Object[] a = args;
-      if (a != null && a.length > 0 && a[0] instanceof String sql
+      if (fault != null && a != null && a.length > 0 && a[0] instanceof String sql
           && REWRITTEN_METHODS.contains(method.getName())) {
         String changed = fault.rewrite(sql);
         if (!changed.equals(sql)) {

@@ -74,7 +74,15 @@ final class NeighbouringDatabases implements AutoCloseable {
 
   /** The dpsql URL of one side, honest ({@code fault} null) or seen through a backend fault. */
   String dpsqlUrl(Side side, BackendFault fault) {
+    return dpsqlUrl(side, fault, false);
+  }
+
+  /** As {@link #dpsqlUrl(Side, BackendFault)}, the backend presented as Trino if {@code asTrino}. */
+  String dpsqlUrl(Side side, BackendFault fault, boolean asTrino) {
     String h2 = side == Side.WITHOUT ? urlWithout : urlWith;
+    if (asTrino) {
+      return FaultyBackendDriver.dpsqlUrl(h2, fault, true);
+    }
     return fault == null ? "jdbc:dpsql:" + h2.substring("jdbc:".length())
         : FaultyBackendDriver.dpsqlUrl(h2, fault);
   }

@@ -60,6 +60,7 @@ final class PrivacyAudit {
 
   private static ReleaseSampler sampler(NeighbouringDatabases dbs, AuditCase c,
       NeighbouringDatabases.Side side, BackendFault fault) {
-    return new ReleaseSampler(dbs.dpsqlUrl(side, fault), dbs.policy(), c.sql(), c.value());
+    return new ReleaseSampler(dbs.dpsqlUrl(side, fault, c.fault().asTrino()), dbs.policy(),
+        c.sql(), c.value());
   }
 }
