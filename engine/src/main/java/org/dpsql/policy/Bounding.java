@@ -11,6 +11,8 @@ public enum Bounding {
   /**
    * Default. For each query, the backend keeps a uniform random subset of at most k of each unit's
    * rows among those that pass the query's filter: no row outside the filter uses up a unit's k.
+   * On Trino, counts and sums are bounded by scaling a heavy unit's filtered rows to k instead
+   * (same sensitivity, see {@code org.dpsql.backend.ScaledBoundingSql}).
    */
   PER_QUERY,
   /**
