@@ -34,6 +34,8 @@ import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
 import org.dpsql.release.NoiseMechanism;
 import org.dpsql.release.NoisePlan;
+import org.dpsql.release.PartitionRelease;
+import org.dpsql.release.PartitionSelection;
 import org.dpsql.release.PrivateAnswer;
 import org.dpsql.release.QuantileRelease;
 import org.dpsql.release.ResultColumn;
@@ -153,7 +155,10 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       PrivacyCost budget = switch (accounting) {
         case PURE -> PrivacyCost.pure(total.epsilon());
         case APPROX -> PrivacyCost.approx(total.epsilon(), total.delta());
-        case ZCDP -> PrivacyCost.zcdp(total.rho());
+        // half the reporting δ may be spent by approximately zCDP releases (partition
+        // selection), so that ε is always reported at a δ of at least the other half
+        case ZCDP -> new PrivacyCost(BigDecimal.ZERO, total.delta() == null ? BigDecimal.ZERO
+            : total.delta().divide(BigDecimal.valueOf(2)), total.rho());
       };
       BigDecimal reportingDelta = accounting == Accounting.ZCDP ? total.delta() : null;
       // metered: a release knows whether it was paid for (only those are kept, see releaseOnce)
@@ -288,6 +293,17 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
     }
     if (st instanceof AnalyzedStatement.PrivateAggregate p
+        && PartitionRelease.asks(p.query())) {
+      if (QuantileRelease.asks(p.query())) {
+        throw SqlStates.notSupported("quantiles (PERCENTILE_CONT, MEDIAN, MIN, MAX) are not yet "
+            + "answered per group of a column declared keys: private; group by columns with "
+            + "declared values, or ask for COUNT/SUM/AVG");
+      }
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      partitions(plan); // refuses bad privacy parameters at prepare
+      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, null);
+    }
+    if (st instanceof AnalyzedStatement.PrivateAggregate p
         && QuantileRelease.asks(p.query())) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
       QuantileRelease quantiles = quantiles(plan); // refuses bad privacy parameters at prepare
@@ -393,9 +409,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     PrivacyCost total = null;
     for (PreparedQuery part : parts) {
-      PrivacyCost cost = part.noise() != null ? part.noise().charge()
-          : part.statement() instanceof AnalyzedStatement.PrivateAggregate p
-              && QuantileRelease.asks(p.query()) ? quantiles(part.plan()).charge() : null;
+      PrivacyCost cost = chargeOf(part);
       if (cost != null && !releases.isAnswered(
           answerKey(part.statement().normalizedSql(), List.of()))) {
         total = total == null ? cost : total.plus(cost);
@@ -417,6 +431,22 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       }
     }
     return postProcessor.run(c.plan(), released, inputs);
+  }
+
+  /** What releasing a prepared private aggregate costs, or null for other statements. */
+  private PrivacyCost chargeOf(PreparedQuery part) throws SQLException {
+    if (part.noise() != null) {
+      return part.noise().charge();
+    }
+    if (part.statement() instanceof AnalyzedStatement.PrivateAggregate p) {
+      if (PartitionRelease.asks(p.query())) {
+        return partitions(part.plan()).charge();
+      }
+      if (QuantileRelease.asks(p.query())) {
+        return quantiles(part.plan()).charge();
+      }
+    }
+    return null;
   }
 
   /** EXPLAIN of a composite statement: its relational plan, then each release's own plan. */
@@ -483,6 +513,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         return ExplainTable.spatialPlan(rectangle, e.query(), this);
       }
       MeasurementPlan plan = MeasurementPlan.of(e.query());
+      if (PartitionRelease.asks(e.query())) {
+        return explainPartitions(plan);
+      }
       return QuantileRelease.asks(e.query()) ? explainQuantiles(plan) : explain(plan);
     }
     if (st instanceof AnalyzedStatement.ExplainWorkload e) {
@@ -568,6 +601,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return adaptive.release(a, q.sql().strip());
     }
     AggregateQuery query = ((AnalyzedStatement.PrivateAggregate) st).query();
+    if (PartitionRelease.asks(query)) {
+      return releasePartitions(q, parameters);
+    }
     if (QuantileRelease.asks(query)) {
       return releaseQuantiles(q, parameters);
     }
@@ -627,6 +663,48 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     accountant.charge(quantiles.charge(), q.sql().strip(), quantiles.mechanismName(), null);
     return quantiles.release(histograms, random);
+  }
+
+  /**
+   * Groups over private keys: the cost is checked against the remaining budget, every non-empty
+   * group's unit count and aggregates are measured in the backend over the bounded rows, the
+   * cost is charged atomically (a backend failure charges nothing), and only then are the groups
+   * selected and their aggregates released with noise.
+   */
+  private ResultTable releasePartitions(PreparedQuery q, List<Object> parameters)
+      throws SQLException {
+    MeasurementPlan plan = q.plan();
+    PartitionRelease release = partitions(plan);
+    if (!accountant.canAfford(release.charge())) {
+      throw new BudgetExceededException(accountant.accounting(), release.charge(),
+          accountant.remaining());
+    }
+    List<org.dpsql.rewrite.MeasuredGroup> groups;
+    try {
+      groups = measurer.partitions(plan, parameters);
+    } catch (SQLException e) {
+      throw SqlStates.backendFailureWithheld("could not evaluate this private query", e,
+          "Check the types of the filter's literals and parameters. ");
+    }
+    accountant.charge(release.charge(), q.sql().strip(), release.mechanismName(),
+        release.aggregates() == null ? null : Math.sqrt(release.aggregates().perMeasurement()
+            .get(0).variance()) * plan.measurements().get(0).resolution().doubleValue());
+    return release.release(groups, random);
+  }
+
+  /** A partition query's calibration (XDP05 for bad privacy parameters, XDP03 for bad hints). */
+  PartitionRelease partitions(MeasurementPlan plan) throws SQLException {
+    PartitionRelease release = PartitionRelease.of(plan, accountant.accounting(),
+        policy.budget().defaultQuery(), reportingDelta);
+    if (release.charge().delta().compareTo(accountant.total().delta()) > 0) {
+      throw SqlStates.badPrivacyParameter("GROUP BY a column declared keys: private spends δ = "
+          + PrivacyCost.format(release.charge().delta()) + ", more than this connection's whole δ "
+          + "budget (" + PrivacyCost.format(accountant.total().delta()) + ")" + (accountant
+              .accounting() == org.dpsql.accounting.Accounting.ZCDP ? "; under zCDP accounting "
+              + "half of budget.per_connection.delta may be spent this way: ask the data owner "
+              + "to set it (or a larger one), or give a smaller delta in the DP hint" : ""));
+    }
+    return release;
   }
 
   /** A quantile query's calibration (XDP05 for bad privacy parameters, XDP03 for bad hints). */
@@ -739,6 +817,41 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
                     + " unique (primary key or unique index)"
                     + (table.join() != null ? " in every joined table" : "") + ", one row per unit"
                 : table.bounding().policyName()) + ")");
+  }
+
+  /** EXPLAIN PLAN FOR a GROUP BY over private keys: selection, noise, cost and backend SQL. */
+  private ResultTable explainPartitions(MeasurementPlan plan) throws SQLException {
+    PartitionRelease release = partitions(plan);
+    PartitionSelection selection = release.selection();
+    AggregateQuery query = plan.query();
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {releasedOver("private aggregate", plan)});
+    rows.add(new Object[] {"groups: selected privately over " + String.join(", ",
+        query.privateGroupBy().stream().map(org.dpsql.policy.ColumnPolicy::name).toList())
+        + " (declared keys: private)" + (plan.cells().columns().isEmpty() ? ""
+            : " within each of the " + plan.cells().size() + " cells of " + String.join(", ",
+                plan.cells().columns().stream().map(org.dpsql.policy.ColumnPolicy::name).toList()))
+        + "; each unit reaches at most " + selection.groupsPerUnit() + " group"
+        + (selection.groupsPerUnit() == 1 ? "" : "s") + " (max_groups_per_unit "
+        + query.maxGroupsPerUnit() + ", max_rows_per_unit " + plan.maxRowsPerUnit() + ")"});
+    rows.add(new Object[] {"cost: " + release.charge() + " (" + accountant.accounting()
+        .policyName() + " accounting; remaining " + accountant.remaining() + ")"
+        + (release.aggregates() == null ? ", all for the selection"
+            : ", selection " + selection.charge() + " + aggregates "
+                + release.aggregates().charge())});
+    rows.add(new Object[] {"select a group when its distinct units + " + selection.noise()
+        .describe() + " ≥ τ = " + selection.threshold() + ": a group with " + selection.threshold()
+        + " units is released with probability about 1/2; the groups one unit alone holds with "
+        + "probability ≤ " + String.format("%.3g", selection.releaseBound())});
+    for (int i = 0; i < plan.measurements().size(); i++) {
+      NoiseMechanism m = release.aggregates().perMeasurement().get(i);
+      rows.add(new Object[] {"measure " + plan.measurements().get(i).describe() + " with "
+          + m.describe() + ", noise std " + String.format("%.4g", Math.sqrt(m.variance()))
+          + " (in resolution " + plan.measurements().get(i).resolution().toPlainString()
+          + "), on the selected groups"});
+    }
+    rows.add(new Object[] {"backend SQL: " + measurer.partitionSqlFor(plan).sql()});
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
 
   /** EXPLAIN PLAN FOR a quantile query: grids, mechanism, cost and rank-error bounds. */
