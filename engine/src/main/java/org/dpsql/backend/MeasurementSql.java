@@ -192,18 +192,17 @@ public final class MeasurementSql {
       }
       String unit = dialect.quoteIdentifier(table.privacyUnit());
       String rn = dialect.quoteIdentifier("DPSQL_RN");
-      String rows = "SELECT " + String.join(", ", inner);
       if (units != null) {
         select.add("COUNT(DISTINCT " + unit + ") AS " + dialect.quoteIdentifier("DPSQL_UNITS"));
-        if (!inner.contains(unit)) {
-          rows += ", " + unit;
-          names.add(unit);
-        }
+        inner.add(unit);
+        names.add(unit);
       }
+      String rows = "SELECT " + String.join(", ", inner);
       String bounded;
       if (!chooseGroups) {
-        bounded = rows + ", " + rowNumber(table, dialect) + " AS " + rn + " FROM " + from
-            + whereSql;
+        List<String> numbered = new ArrayList<>(inner);
+        numbered.add(rowNumber(table, dialect) + " AS " + rn);
+        bounded = "SELECT " + String.join(", ", numbered) + " FROM " + from + whereSql;
       } else {
         String chosen = chosenGroups(rows + " FROM " + from + whereSql, names, keyNames, unit,
             plan.query().maxGroupsPerUnit(), dialect);

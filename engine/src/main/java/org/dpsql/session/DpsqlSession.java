@@ -737,8 +737,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
    */
   static WorkloadQuery topDown(AggregateQuery q) {
     Mechanism m = q.hint().mechanism();
-    if (m != Mechanism.TOPDOWN && m != Mechanism.INFTDA) {
-      return null;
+    if ((m != Mechanism.TOPDOWN && m != Mechanism.INFTDA) || q.hasPrivateKeys()) {
+      return null; // groups over private keys refuse the mechanism (PartitionRelease)
     }
     return new WorkloadQuery(WorkloadQuery.Shape.GROUPING_SETS, q.table(), List.of(q), q.hint(),
         q.orderBy());

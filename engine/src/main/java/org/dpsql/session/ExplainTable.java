@@ -63,6 +63,25 @@ final class ExplainTable {
       return new ResultTable(COLUMNS, rows);
     }
     if (inner instanceof AnalyzedStatement.PrivateAggregate p
+        && org.dpsql.release.PartitionRelease.asks(p.query())) {
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      org.dpsql.release.PartitionRelease release = session.partitions(plan);
+      org.dpsql.release.PartitionSelection selection = release.selection();
+      rows.add(row("partition_selection", true, selection.charge(), Double.NaN,
+          "groups over " + String.join(", ", plan.query().privateGroupBy().stream()
+              .map(org.dpsql.policy.ColumnPolicy::name).toList()) + ": distinct units + "
+              + selection.describe() + ", a unit's own groups released with probability <= "
+              + String.format("%.3g", selection.releaseBound())));
+      for (int m = 0; m < plan.measurements().size(); m++) {
+        Measurement meas = plan.measurements().get(m);
+        NoiseMechanism nm = release.aggregates().perMeasurement().get(m);
+        rows.add(row(release.aggregates().mechanism().sqlName(), true,
+            release.aggregates().charge(), Math.sqrt(nm.variance())
+                * meas.resolution().doubleValue(), meas.describe() + " on the selected groups"));
+      }
+      return new ResultTable(COLUMNS, rows);
+    }
+    if (inner instanceof AnalyzedStatement.PrivateAggregate p
         && org.dpsql.release.QuantileRelease.asks(p.query())) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
       org.dpsql.release.QuantileRelease quantiles = session.quantiles(plan);

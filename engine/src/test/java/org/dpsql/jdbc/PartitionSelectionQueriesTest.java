@@ -66,10 +66,15 @@ class PartitionSelectionQueriesTest {
         }
         ps.executeBatch();
       }
+      // 1,000 shoppers with 3 rows of each of 10 items
+      st.execute("CREATE TABLE BASKETS AS SELECT X AS SHOPPER, 'I' || MOD(Y, 10) AS ITEM "
+          + "FROM SYSTEM_RANGE(0, 999) A(X), SYSTEM_RANGE(0, 29) B(Y)");
     }
     String table = "tables:\n  SALES:\n    privacy_unit: BUYER\n    max_rows_per_unit: 5\n"
         + "    columns:\n      PRODUCT: {keys: private}\n      REGION: {values: [N, S]}\n"
-        + "      AMOUNT: {clamp: [0, 100]}\n      KIND: {values: [regular, rare, browser]}\n";
+        + "      AMOUNT: {clamp: [0, 100]}\n      KIND: {values: [regular, rare, browser]}\n"
+        + "  BASKETS:\n    privacy_unit: SHOPPER\n    max_rows_per_unit: 5\n"
+        + "    columns:\n      ITEM: {keys: private, max_groups_per_unit: 2}\n";
     approx = policy("approx", "{epsilon: 10000000, delta: 0.001}", "{epsilon: 1.0, delta: 1e-6}",
         table);
     zcdp = policy("zcdp", "{rho: 10000000, delta: 1e-3}", "{rho: 0.5, delta: 1e-8}", table);
@@ -203,6 +208,43 @@ class PartitionSelectionQueriesTest {
       assertEquals(60, unitsTotal);
       assertEquals(180, rowsTotal);
       assertTrue(got.size() >= 3, "the 60 browsers spread over the 4 products: " + got);
+    }
+  }
+
+  /**
+   * The backend SQL alone (read from EXPLAIN, run on H2 directly, so that groups of one unit are
+   * seen too): every shopper reaches exactly 2 of its 10 items and 5 of its 6 rows there, and
+   * the items are chosen uniformly: the 2,000 choices spread over the 10 items pass a chi-square
+   * test of uniformity at significance 10⁻⁴ (9 degrees of freedom: statistic ≤ 33.7; the choices
+   * of one shopper are without replacement, which only lowers the variance).
+   */
+  @Test
+  void boundsEveryUnitToMaxGroupsPerUnitChosenUniformly() throws Exception {
+    String sql;
+    try (Connection c = TestConnections.open(url, approx, "19")) {
+      List<List<Object>> plan = rows(c, "EXPLAIN PLAN FOR SELECT ITEM, COUNT(*) FROM BASKETS "
+          + "GROUP BY ITEM");
+      sql = plan.stream().map(r -> (String) r.get(0)).filter(l -> l.startsWith("backend SQL: "))
+          .findFirst().orElseThrow().substring("backend SQL: ".length());
+      assertTrue(sql.contains("DENSE_RANK()"), sql);
+    }
+    try (Connection d = DriverManager.getConnection(url); Statement st = d.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      long units = 0;
+      long rowsKept = 0;
+      double chi2 = 0;
+      int items = 0;
+      while (rs.next()) {
+        items++;
+        long u = rs.getLong("DPSQL_UNITS");
+        units += u;
+        rowsKept += rs.getLong("M0");
+        chi2 += (u - 200.0) * (u - 200.0) / 200.0;
+      }
+      assertEquals(10, items);
+      assertEquals(2000, units, "2 items per shopper");
+      assertEquals(5000, rowsKept, "5 rows per shopper");
+      assertTrue(chi2 <= 33.7, "chi-square " + chi2);
     }
   }
 
