@@ -702,7 +702,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + "budget (" + PrivacyCost.format(accountant.total().delta()) + ")" + (accountant
               .accounting() == org.dpsql.accounting.Accounting.ZCDP ? "; under zCDP accounting "
               + "half of budget.per_connection.delta may be spent this way: ask the data owner "
-              + "to set it (or a larger one), or give a smaller delta in the DP hint" : ""));
+              + "to set it (or a larger one), or give a smaller delta in the DP hint (in server "
+              + "mode an analyst's zcdp budget has no δ: there, use approx accounting)" : ""));
     }
     return release;
   }

@@ -203,6 +203,43 @@ class PostgresBackendTest {
     }
   }
 
+  /**
+   * GROUP BY a column declared keys: private on PostgreSQL: 300 buyers of 6 products (3 rows
+   * each, bounded to 2) and 50 buyers of a product of their own; max_groups_per_unit 1 < k = 2,
+   * so each buyer's groups are chosen by the window SQL. At ε = 10⁵ the noise is 0 and τ = 2:
+   * the 6 shared products are released with their bounded counts, no buyer's own product is.
+   */
+  @Test
+  void groupsOverPrivateKeys() throws Exception {
+    try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE " + schema + ".baskets AS SELECT b AS buyer, 'p' || (b % 6) AS "
+          + "product FROM generate_series(0, 299) b, generate_series(1, 3) r UNION ALL SELECT b, "
+          + "'solo' || b FROM generate_series(300, 349) b");
+    }
+    Path own = Files.createTempFile("pg-partitions", ".yaml");
+    Files.writeString(own, "allow_seed: true\nbudget:\n  accounting: approx\n"
+        + "  per_connection: {epsilon: 1000000, delta: 0.01}\n"
+        + "  default_query: {epsilon: 100000, delta: 1e-6}\ntables:\n  baskets:\n"
+        + "    privacy_unit: buyer\n    max_rows_per_unit: 2\n    columns:\n"
+        + "      product: {keys: private, max_groups_per_unit: 1}\n");
+    Properties p = new Properties();
+    p.putAll(login);
+    p.setProperty("policy", own.toString());
+    p.setProperty("seed", "5");
+    try (Connection c = DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length())
+        + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema, p)) {
+      List<List<Object>> expected = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        expected.add(List.of("p" + i, BigDecimal.valueOf(100).stripTrailingZeros(),
+            BigDecimal.valueOf(50).stripTrailingZeros()));
+      }
+      assertEquals(expected, ResultRows.rounded(ResultRows.of(c, "SELECT product, COUNT(*), "
+          + "COUNT(DISTINCT buyer) FROM baskets GROUP BY product ORDER BY product")));
+    } finally {
+      Files.deleteIfExists(own);
+    }
+  }
+
   /** A time series on PostgreSQL: its EXTRACT for the bin index, its DATE_TRUNC on the bins. */
   @Test
   void timeSeries() throws Exception {

@@ -100,7 +100,7 @@ class TrinoBackendTest {
       return;
     }
     try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
-      for (String t : List.of("trips", "visits", "zones", "persons", "person_iteration")) {
+      for (String t : List.of("trips", "visits", "zones", "persons", "person_iteration", "baskets")) {
         st.execute("DROP TABLE IF EXISTS memory." + schema + "." + t);
       }
       st.execute("DROP SCHEMA IF EXISTS memory." + schema);
@@ -149,6 +149,46 @@ class TrinoBackendTest {
     p.setProperty("policy", policy.toString());
     p.setProperty("seed", "11");
     return DriverManager.getConnection(dpsqlUrl(), p);
+  }
+
+  /**
+   * GROUP BY a column declared keys: private on Trino: 300 buyers of 6 products (3 rows each,
+   * bounded to 2) and 50 buyers of a product of their own; max_groups_per_unit 1 < k = 2, so each
+   * buyer's groups are chosen by the window SQL. At ε = 10⁵ the noise is 0 and τ = 2: the 6
+   * shared products are released with their bounded counts, no buyer's own product is.
+   */
+  @Test
+  void groupsOverPrivateKeys() throws Exception {
+    try (Connection c = trino(); Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE baskets AS SELECT CAST(b AS integer) AS buyer, 'p' || CAST(b % 6 AS "
+          + "varchar) AS product FROM UNNEST(sequence(0, 299)) AS t(b) CROSS JOIN "
+          + "UNNEST(sequence(1, 3)) AS u(r) UNION ALL SELECT CAST(b AS integer), 'solo' || "
+          + "CAST(b AS varchar) FROM UNNEST(sequence(300, 349)) AS t(b)");
+    }
+    Path own = Files.createTempFile("trino-partitions", ".yaml");
+    Files.writeString(own, "allow_seed: true\nbudget:\n  accounting: approx\n"
+        + "  per_connection: {epsilon: 1000000, delta: 0.01}\n"
+        + "  default_query: {epsilon: 100000, delta: 1e-6}\ntables:\n  baskets:\n"
+        + "    privacy_unit: buyer\n    max_rows_per_unit: 2\n    columns:\n"
+        + "      product: {keys: private, max_groups_per_unit: 1}\n");
+    Properties p = new Properties();
+    p.putAll(login);
+    p.setProperty("policy", own.toString());
+    p.setProperty("seed", "5");
+    try (Connection c = DriverManager.getConnection(dpsqlUrl(), p);
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT product, COUNT(*), COUNT(DISTINCT buyer) FROM "
+            + "baskets GROUP BY product ORDER BY product")) {
+      for (int i = 0; i < 6; i++) {
+        assertTrue(rs.next(), "product p" + i);
+        assertEquals("p" + i, rs.getString(1));
+        assertEquals(100, rs.getLong(2));
+        assertEquals(50, rs.getLong(3));
+      }
+      assertFalse(rs.next(), "no buyer's own product");
+    } finally {
+      Files.deleteIfExists(own);
+    }
   }
 
   private static Connection trino() throws SQLException {
