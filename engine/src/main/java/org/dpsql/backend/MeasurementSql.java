@@ -197,15 +197,15 @@ public final class MeasurementSql {
         inner.add(unit);
         names.add(unit);
       }
-      String rows = "SELECT " + String.join(", ", inner);
       String bounded;
       if (!chooseGroups) {
         List<String> numbered = new ArrayList<>(inner);
         numbered.add(rowNumber(table, dialect) + " AS " + rn);
         bounded = "SELECT " + String.join(", ", numbered) + " FROM " + from + whereSql;
       } else {
-        String chosen = chosenGroups(rows + " FROM " + from + whereSql, names, keyNames, unit,
-            plan.query().maxGroupsPerUnit(), dialect);
+        String rows = "SELECT " + String.join(", ", inner) + " FROM " + from + whereSql;
+        String chosen = chosenGroups(rows, names, keyNames, unit, plan.query().maxGroupsPerUnit(),
+            dialect);
         // the snapshot's rows are already at most k per unit: only the groups are chosen
         bounded = snapshot != null ? chosen : "SELECT " + String.join(", ", names) + ", "
             + rowNumber(table, dialect) + " AS " + rn + " FROM (" + chosen + ") "
