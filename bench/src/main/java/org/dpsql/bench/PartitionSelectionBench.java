@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.Arrays;
 import java.util.Properties;
 
 /**
@@ -17,8 +16,8 @@ import java.util.Properties;
  * backend, counts the distinct units per key there, and selects the keys in the JVM.
  *
  * <p>Data: 200,000 units; unit u has {@code 1 + (u * 7) % 9} rows (5 on average), each with a key
- * drawn from 100,000 keys by a multiplicative hash of (unit, row), so every key is used by about
- * 10 units. Two policies: {@code max_groups_per_unit: 1} with {@code max_rows_per_unit: 5} (the
+ * chosen by a multiplicative hash of (unit, row): half of the rows among 1,000 busy keys (about 500
+ * rows each), half among the 99,000 others (about 5 rows each). Two policies: {@code max_groups_per_unit: 1} with {@code max_rows_per_unit: 5} (the
  * group choice and the row bound, two windows) and {@code max_groups_per_unit: 5} with {@code
  * max_rows_per_unit: 5} (k rows reach at most 5 ≤ m groups: the row bound alone).
  *
@@ -53,34 +52,17 @@ public final class PartitionSelectionBench {
         Properties p = new Properties();
         p.setProperty("policy", policy.toString());
         try (Connection dp = DriverManager.getConnection("jdbc:dpsql:" + url.substring(5), p)) {
-          double[] exact = new double[measured];
-          double[] priv = new double[measured];
-          double[] ratio = new double[measured];
+          RoundTimes t = RoundTimes.of(direct, dp, warmup, measured, round -> "SELECT K, "
+              + "COUNT(DISTINCT UNIT) AS N FROM P WHERE K <> 'x" + round + "' GROUP BY K");
           int released = 0;
-          for (int round = 0; round < warmup + measured; round++) {
-            String sql = "SELECT K, COUNT(DISTINCT UNIT) AS N FROM P WHERE K <> 'x" + round
-                + "' GROUP BY K";
-            double e = FrontEndBench.run(direct, sql);
-            double d = FrontEndBench.run(dp, sql);
-            if (round >= warmup) {
-              int i = round - warmup;
-              exact[i] = e;
-              priv[i] = d;
-              ratio[i] = d / e;
-            }
-          }
           try (Statement st = dp.createStatement(); ResultSet rs = st.executeQuery(
               "SELECT K, COUNT(DISTINCT UNIT) AS N FROM P WHERE K <> 'x0' GROUP BY K")) {
             while (rs.next()) {
               released++;
             }
           }
-          System.out.printf("max_groups_per_unit %d, max_rows_per_unit 5: exact on H2 median "
-              + "%.0f ms; through dpsql median %.0f ms; dpsql / exact: median of per-round ratios "
-              + "%.2f (min %.2f, max %.2f); %,d keys released at ε = 1, δ = 1e-7%n", groups,
-              FrontEndBench.median(exact), FrontEndBench.median(priv),
-              FrontEndBench.median(ratio), Arrays.stream(ratio).min().orElse(Double.NaN),
-              Arrays.stream(ratio).max().orElse(Double.NaN), released);
+          System.out.printf("max_groups_per_unit %d, max_rows_per_unit 5: %s; %,d keys released "
+              + "at ε = 1, δ = 1e-7%n", groups, t.summary("H2"), released);
         }
       }
       try (Statement st = direct.createStatement()) {
@@ -93,9 +75,11 @@ public final class PartitionSelectionBench {
     try (Statement st = c.createStatement()) {
       st.execute("CREATE TABLE P (ID BIGINT PRIMARY KEY, UNIT INT NOT NULL, K VARCHAR(12) "
           + "NOT NULL)");
-      st.execute("INSERT INTO P SELECT ROW_NUMBER() OVER (), u.X, 'k' || MOD(u.X * 7919 + r.X "
-          + "* 104729, " + KEYS + ") FROM SYSTEM_RANGE(0, 199999) u JOIN SYSTEM_RANGE(1, 9) r "
-          + "ON r.X <= 1 + MOD(u.X * 7, 9)");
+      // half of the rows over 1,000 busy keys, half over the 99,000 others
+      st.execute("INSERT INTO P SELECT ROW_NUMBER() OVER (), u.X, CASE WHEN MOD(u.X + r.X, 2) = 0 "
+          + "THEN 'k' || MOD(u.X * 7919 + r.X * 104729, 1000) ELSE 'k' || (1000 + MOD(u.X * 7919 "
+          + "+ r.X * 104729, " + (KEYS - 1000) + ")) END FROM SYSTEM_RANGE(0, 199999) u "
+          + "JOIN SYSTEM_RANGE(1, 9) r ON r.X <= 1 + MOD(u.X * 7, 9)");
       try (ResultSet rs = st.executeQuery("SELECT COUNT(*), COUNT(DISTINCT K) FROM P")) {
         rs.next();
         System.out.printf("loaded %,d rows, %,d distinct keys%n", rs.getLong(1), rs.getLong(2));

@@ -89,9 +89,9 @@ public final class ExactMeasurer {
           if (cell < 0) {
             continue; // cannot happen: the SQL keeps only rows inside the domain
           }
+          long[] values = measurements(rs, keys, ms);
           for (int m = 0; m < ms; m++) {
-            BigDecimal v = rs.getBigDecimal(keys + m + 1);
-            out[m][cell] = v == null ? 0 : v.setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+            out[m][cell] = values[m];
           }
         }
       }
@@ -129,11 +129,7 @@ public final class ExactMeasurer {
           for (int k = declared; k < keys; k++) {
             privateKeys.add(rs.getObject(k + 1));
           }
-          long[] values = new long[ms];
-          for (int m = 0; m < ms; m++) {
-            BigDecimal v = rs.getBigDecimal(keys + m + 1);
-            values[m] = v == null ? 0 : v.setScale(0, RoundingMode.HALF_EVEN).longValueExact();
-          }
+          long[] values = measurements(rs, keys, ms);
           long units = rs.getLong(keys + ms + 1);
           out.add(new org.dpsql.rewrite.MeasuredGroup(cell, privateKeys, units, values));
         }
@@ -176,6 +172,16 @@ public final class ExactMeasurer {
       }
     }
     return out;
+  }
+
+  /** The {@code ms} measurements of a result row, after its {@code keys} key columns. */
+  private static long[] measurements(ResultSet rs, int keys, int ms) throws SQLException {
+    long[] values = new long[ms];
+    for (int m = 0; m < ms; m++) {
+      BigDecimal v = rs.getBigDecimal(keys + m + 1);
+      values[m] = v == null ? 0 : v.setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+    }
+    return values;
   }
 
   /** The cell of the result row's group keys (its first columns), or -1. */

@@ -81,6 +81,20 @@ class PartitionSelectionQueriesTest {
     pure = policy("pure", "{epsilon: 100}", "{epsilon: 1}", table);
   }
 
+  /**
+   * The policy of the backend tests' {@code baskets(buyer, product)} table: approx accounting with
+   * ε = 10⁵ per statement (noise 0, τ = 2), buyers bounded to 2 rows in 1 product.
+   */
+  static Path basketsPolicy(String prefix) throws Exception {
+    Path p = Files.createTempFile(prefix, ".yaml");
+    Files.writeString(p, "allow_seed: true\nbudget:\n  accounting: approx\n"
+        + "  per_connection: {epsilon: 1000000, delta: 0.01}\n"
+        + "  default_query: {epsilon: 100000, delta: 1e-6}\ntables:\n  baskets:\n"
+        + "    privacy_unit: buyer\n    max_rows_per_unit: 2\n    columns:\n"
+        + "      product: {keys: private, max_groups_per_unit: 1}\n");
+    return p;
+  }
+
   private static long add(PreparedStatement ps, long id, int buyer, String product, String region,
       int amount) throws SQLException {
     ps.setLong(1, id);

@@ -216,12 +216,7 @@ class PostgresBackendTest {
           + "product FROM generate_series(0, 299) b, generate_series(1, 3) r UNION ALL SELECT b, "
           + "'solo' || b FROM generate_series(300, 349) b");
     }
-    Path own = Files.createTempFile("pg-partitions", ".yaml");
-    Files.writeString(own, "allow_seed: true\nbudget:\n  accounting: approx\n"
-        + "  per_connection: {epsilon: 1000000, delta: 0.01}\n"
-        + "  default_query: {epsilon: 100000, delta: 1e-6}\ntables:\n  baskets:\n"
-        + "    privacy_unit: buyer\n    max_rows_per_unit: 2\n    columns:\n"
-        + "      product: {keys: private, max_groups_per_unit: 1}\n");
+    Path own = PartitionSelectionQueriesTest.basketsPolicy("pg-partitions");
     Properties p = new Properties();
     p.putAll(login);
     p.setProperty("policy", own.toString());

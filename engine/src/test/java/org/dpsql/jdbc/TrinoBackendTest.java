@@ -165,12 +165,7 @@ class TrinoBackendTest {
           + "UNNEST(sequence(1, 3)) AS u(r) UNION ALL SELECT CAST(b AS integer), 'solo' || "
           + "CAST(b AS varchar) FROM UNNEST(sequence(300, 349)) AS t(b)");
     }
-    Path own = Files.createTempFile("trino-partitions", ".yaml");
-    Files.writeString(own, "allow_seed: true\nbudget:\n  accounting: approx\n"
-        + "  per_connection: {epsilon: 1000000, delta: 0.01}\n"
-        + "  default_query: {epsilon: 100000, delta: 1e-6}\ntables:\n  baskets:\n"
-        + "    privacy_unit: buyer\n    max_rows_per_unit: 2\n    columns:\n"
-        + "      product: {keys: private, max_groups_per_unit: 1}\n");
+    Path own = PartitionSelectionQueriesTest.basketsPolicy("trino-partitions");
     Properties p = new Properties();
     p.putAll(login);
     p.setProperty("policy", own.toString());
