@@ -284,6 +284,25 @@ class PartitionSelectionQueriesTest {
   }
 
   @Test
+  void givesConfidenceIntervalsOnTheSelectedGroups() throws Exception {
+    try (Connection c = TestConnections.open(url, approx, "20");
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT /*+ DP(epsilon='2', delta='1e-6', ci='0.9') */ "
+            + "PRODUCT, COUNT(*) AS N FROM SALES WHERE KIND <> 'browser' GROUP BY PRODUCT")) {
+      assertEquals(List.of("PRODUCT", "N", "N_LOW", "N_HIGH"), List.of(
+          rs.getMetaData().getColumnLabel(1), rs.getMetaData().getColumnLabel(2),
+          rs.getMetaData().getColumnLabel(3), rs.getMetaData().getColumnLabel(4)));
+      int rows = 0;
+      while (rs.next()) {
+        rows++;
+        assertTrue(rs.getLong(3) <= rs.getLong(2) && rs.getLong(2) <= rs.getLong(4));
+      }
+      // the 20 popular products have 50 buyers each, far above τ = 16 at ε = 1 (their share)
+      assertEquals(20, rows);
+    }
+  }
+
+  @Test
   void chargesTheStatementsBudgetOnceAndExplainsIt() throws Exception {
     try (Connection c = TestConnections.open(url, approx, "15")) {
       rows(c, "SELECT PRODUCT, COUNT(*) FROM SALES GROUP BY PRODUCT");
