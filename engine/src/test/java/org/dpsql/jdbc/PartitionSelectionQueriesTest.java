@@ -170,6 +170,13 @@ class PartitionSelectionQueriesTest {
       assertEquals(truth, released, "the 20 popular products, none of the 300 rare ones");
       // rows come in the keys' order
       assertEquals("P00", got.get(0).get(0));
+      // a filter on the private key itself runs in the backend, before bounding
+      List<List<Object>> filtered = rows(c, "SELECT " + HUGE + "PRODUCT, COUNT(*) FROM SALES "
+          + "WHERE KIND <> 'browser' AND PRODUCT LIKE 'P0%' GROUP BY PRODUCT");
+      assertEquals(10, filtered.size());
+      for (List<Object> r : filtered) {
+        assertEquals(truth.get((String) r.get(0)), r.get(1));
+      }
     }
   }
 
