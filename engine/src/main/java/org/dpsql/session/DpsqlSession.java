@@ -32,6 +32,7 @@ import org.dpsql.mechanism.SeededRandomBits;
 import org.dpsql.policy.BudgetAmount;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
+import org.dpsql.release.MixedRelease;
 import org.dpsql.release.NoiseMechanism;
 import org.dpsql.release.NoisePlan;
 import org.dpsql.release.PrivateAnswer;
@@ -290,7 +291,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.PrivateAggregate p
         && QuantileRelease.asks(p.query())) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
-      QuantileRelease quantiles = quantiles(plan); // refuses bad privacy parameters at prepare
+      QuantileRelease quantiles = MixedRelease.asks(p.query()) ? mixed(plan).quantiles()
+          : quantiles(plan); // refuses bad privacy parameters at prepare
       long points = 0;
       for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
         points += quantiles.grid(c).size();
@@ -395,7 +397,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     for (PreparedQuery part : parts) {
       PrivacyCost cost = part.noise() != null ? part.noise().charge()
           : part.statement() instanceof AnalyzedStatement.PrivateAggregate p
-              && QuantileRelease.asks(p.query()) ? quantiles(part.plan()).charge() : null;
+              && QuantileRelease.asks(p.query()) ? quantileCharge(part.plan()) : null;
       if (cost != null && !releases.isAnswered(
           answerKey(part.statement().normalizedSql(), List.of()))) {
         total = total == null ? cost : total.plus(cost);
@@ -483,7 +485,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         return ExplainTable.spatialPlan(rectangle, e.query(), this);
       }
       MeasurementPlan plan = MeasurementPlan.of(e.query());
-      return QuantileRelease.asks(e.query()) ? explainQuantiles(plan) : explain(plan);
+      return MixedRelease.asks(e.query()) ? explainMixed(plan)
+          : QuantileRelease.asks(e.query()) ? explainQuantiles(plan) : explain(plan);
     }
     if (st instanceof AnalyzedStatement.ExplainWorkload e) {
       return ExplainTable.plan(e.query(), this);
@@ -610,6 +613,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private ResultTable releaseQuantiles(PreparedQuery q, List<Object> parameters)
       throws SQLException {
     MeasurementPlan plan = q.plan();
+    if (MixedRelease.asks(plan.query())) {
+      return releaseMixed(q, parameters);
+    }
     QuantileRelease quantiles = quantiles(plan);
     if (!accountant.canAfford(quantiles.charge())) {
       throw new BudgetExceededException(accountant.accounting(), quantiles.charge(),
@@ -633,6 +639,46 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   QuantileRelease quantiles(MeasurementPlan plan) throws SQLException {
     return QuantileRelease.of(plan, accountant.accounting(), policy.budget().defaultQuery(),
         reportingDelta);
+  }
+
+  /**
+   * Quantiles with other aggregates ({@link MixedRelease}): the total cost is checked, the noisy
+   * part's exact vectors and every quantile column's histogram are measured, the total is charged
+   * once (a backend failure in either part charges nothing), and only then are both parts sampled.
+   */
+  private ResultTable releaseMixed(PreparedQuery q, List<Object> parameters)
+      throws SQLException {
+    MixedRelease mixed = mixed(q.plan());
+    if (!accountant.canAfford(mixed.charge())) {
+      throw new BudgetExceededException(accountant.accounting(), mixed.charge(),
+          accountant.remaining());
+    }
+    long[][] exact;
+    java.util.Map<org.dpsql.policy.ColumnPolicy, long[][]> histograms =
+        new java.util.LinkedHashMap<>();
+    try {
+      exact = measurer.measure(mixed.noisyPlan(), parameters);
+      for (org.dpsql.policy.ColumnPolicy c : mixed.quantiles().columns()) {
+        histograms.put(c, measurer.histogram(mixed.quantilePlan(), c,
+            mixed.quantiles().grid(c), parameters));
+      }
+    } catch (SQLException e) {
+      throw SqlStates.backendFailureWithheld("could not evaluate this private query", e,
+          "Check the types of the filter's literals and parameters. ");
+    }
+    accountant.charge(mixed.charge(), q.sql().strip(), mixed.mechanismName(), null);
+    return mixed.release(exact, histograms, random);
+  }
+
+  /** The budget split of a query with quantiles and other aggregates (refusals as above). */
+  MixedRelease mixed(MeasurementPlan plan) throws SQLException {
+    return MixedRelease.of(plan, accountant.accounting(), policy.budget().defaultQuery(),
+        reportingDelta);
+  }
+
+  /** What a statement with quantiles (and perhaps other aggregates) is charged. */
+  private PrivacyCost quantileCharge(MeasurementPlan plan) throws SQLException {
+    return MixedRelease.asks(plan.query()) ? mixed(plan).charge() : quantiles(plan).charge();
   }
 
   /**
@@ -739,6 +785,32 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
                     + " unique (primary key or unique index)"
                     + (table.join() != null ? " in every joined table" : "") + ", one row per unit"
                 : table.bounding().policyName()) + ")");
+  }
+
+  /**
+   * EXPLAIN PLAN FOR quantiles with other aggregates: the total cost and its split, then the plan
+   * of each part at its share (as EXPLAIN shows it for a statement of that part alone).
+   */
+  private ResultTable explainMixed(MeasurementPlan plan) throws SQLException {
+    MixedRelease mixed = mixed(plan);
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {releasedOver("private aggregates and quantiles", plan)});
+    int a = mixed.noisyPlan().measurements().size();
+    int q = mixed.quantiles().releases();
+    rows.add(new Object[] {"cost: " + mixed.charge() + " (" + accountant.accounting().policyName()
+        + " accounting; remaining " + accountant.remaining() + "), charged once for both parts, "
+        + "split in proportion to their releases (" + a + " noisy measurement" + (a == 1 ? "" : "s")
+        + ", " + q + " quantile release" + (q == 1 ? "" : "s") + "): noisy aggregates "
+        + mixed.noise().charge() + " + quantiles " + mixed.quantiles().charge()});
+    List<Object[]> noisy = explain(mixed.noisyPlan()).rows();
+    for (Object[] r : noisy.subList(1, noisy.size())) { // the first line is said above
+      rows.add(new Object[] {"noisy aggregates: " + r[0]});
+    }
+    List<Object[]> quantiles = explainQuantiles(mixed.quantilePlan()).rows();
+    for (Object[] r : quantiles.subList(1, quantiles.size())) {
+      rows.add(new Object[] {"quantiles: " + r[0]});
+    }
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
 
   /** EXPLAIN PLAN FOR a quantile query: grids, mechanism, cost and rank-error bounds. */
