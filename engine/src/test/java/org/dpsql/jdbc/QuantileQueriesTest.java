@@ -339,6 +339,20 @@ class QuantileQueriesTest {
         }
       }
       assertEquals(3, ledger(c).size());
+
+      // through the relational front end: a standard deviation (three noisy sums) and a median
+      List<List<Object>> spread = rows(c, "SELECT REGION, STDDEV_POP(AGE) AS SD, MEDIAN(AGE) AS M "
+          + "FROM TRIPS GROUP BY REGION");
+      List<List<Object>> sd = truth("STDDEV_POP(CAST(AGE AS DOUBLE))");
+      List<List<Object>> ages = new ArrayList<>();
+      for (int r = 0; r < 4; r++) {
+        assertEquals((Double) sd.get(r).get(1), (Double) spread.get(r).get(1), 0.05,
+            spread.toString());
+        ages.add(List.of(spread.get(r).get(0), spread.get(r).get(2)));
+      }
+      assertExactQuantiles(ages, "AGE", 0.5);
+      assertEquals(4, ledger(c).size());
+      assertEquals(0, new BigDecimal("1000000").compareTo(ledger(c).get(3).cost().rho()));
     }
   }
 
