@@ -460,6 +460,9 @@ class QuantileQueriesTest {
       SQLException budget = assertThrows(SQLException.class, () -> rows(c,
           "SELECT /*+ DP(rho='1000000') */ MEDIAN(AGE), MAX(AGE) FROM TRIPS WHERE AGE > 0"));
       assertEquals("XDP01", budget.getSQLState(), budget.getMessage());
+      SQLException mixedBudget = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT /*+ DP(rho='1000000') */ COUNT(*), MEDIAN(AGE) FROM TRIPS WHERE AGE > 0"));
+      assertEquals("XDP01", mixedBudget.getSQLState(), mixedBudget.getMessage());
       SQLException badRho = assertThrows(SQLException.class,
           () -> rows(c, "SELECT /*+ DP(rho='-1') */ MEDIAN(AGE) FROM TRIPS"));
       assertEquals("XDP05", badRho.getSQLState(), badRho.getMessage());
