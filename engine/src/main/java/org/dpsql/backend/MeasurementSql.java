@@ -307,7 +307,26 @@ public final class MeasurementSql {
       boolean wholeSteps = ColumnPolicy.isIntegerType(sqlType) && Measurement.isWhole(d.min());
       return wholeSteps ? shifted : "FLOOR(" + shifted + ")";
     }
-    return "FLOOR(" + shifted + " / " + num(d.bin()) + ")";
+    if (ColumnPolicy.isIntegerType(sqlType) && Measurement.isWhole(d.min())
+        && Measurement.isWhole(d.bin())) {
+      return "FLOOR(" + shifted + " / " + num(d.bin()) + ")"; // an exact integer quotient
+    }
+    return stepsBelow(col, d.min(), d.bin());
+  }
+
+  /**
+   * The number of whole {@code step}s from {@code lo} up to the value {@code v} (at or above
+   * {@code lo}): {@code f - (CASE WHEN lo + f * step > v THEN 1 ELSE 0 END)} with {@code f =
+   * FLOOR((v - lo) / step)}. The correction is for backends whose decimal division rounds to the
+   * dividend's scale (Trino: {@code 26.99 / 3} is {@code 9.00}, so {@code FLOOR} alone would put
+   * 26.99 in the step from 27): such rounding can only raise the quotient to the next integer,
+   * never lower it, and {@code lo + f * step} is exact for decimals, so the result is the right
+   * step on every backend.
+   */
+  static String stepsBelow(String v, BigDecimal lo, BigDecimal step) {
+    String floor = "FLOOR((" + v + " - " + num(lo) + ") / " + num(step) + ")";
+    return floor + " - (CASE WHEN " + num(lo) + " + " + floor + " * " + num(step) + " > " + v
+        + " THEN 1 ELSE 0 END)";
   }
 
   /** Largest bound for which a clamped integer value is summed as it is (it fits in INT). */

@@ -32,6 +32,7 @@ import org.dpsql.mechanism.SeededRandomBits;
 import org.dpsql.policy.BudgetAmount;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
+import org.dpsql.release.MixedRelease;
 import org.dpsql.release.NoiseMechanism;
 import org.dpsql.release.NoisePlan;
 import org.dpsql.release.PartitionRelease;
@@ -306,7 +307,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.PrivateAggregate p
         && QuantileRelease.asks(p.query())) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
-      QuantileRelease quantiles = quantiles(plan); // refuses bad privacy parameters at prepare
+      QuantileRelease quantiles = MixedRelease.asks(p.query()) ? mixed(plan).quantiles()
+          : quantiles(plan); // refuses bad privacy parameters at prepare
       long points = 0;
       for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
         points += quantiles.grid(c).size();
@@ -443,7 +445,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         return partitions(part.plan()).charge();
       }
       if (QuantileRelease.asks(p.query())) {
-        return quantiles(part.plan()).charge();
+        return quantileCharge(part.plan());
       }
     }
     return null;
@@ -516,7 +518,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       if (PartitionRelease.asks(e.query())) {
         return explainPartitions(plan);
       }
-      return QuantileRelease.asks(e.query()) ? explainQuantiles(plan) : explain(plan);
+      return MixedRelease.asks(e.query()) ? explainMixed(plan)
+          : QuantileRelease.asks(e.query()) ? explainQuantiles(plan) : explain(plan);
     }
     if (st instanceof AnalyzedStatement.ExplainWorkload e) {
       return ExplainTable.plan(e.query(), this);
@@ -622,20 +625,50 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     MeasurementPlan plan = q.plan();
     NoisePlan noise = q.noise();
-    if (!accountant.canAfford(noise.charge())) {
-      throw new BudgetExceededException(accountant.accounting(), noise.charge(), accountant.remaining());
+    long[][] exact = paidMeasurement(noise.charge(), q.sql(), noise.mechanism().sqlName(),
+        Math.sqrt(noise.perMeasurement().get(0).variance())
+            * plan.measurements().get(0).resolution().doubleValue(),
+        () -> measurer.measure(plan, parameters));
+    return PrivateAnswer.release(plan, exact, noise, random);
+  }
+
+  /** One backend measurement of a release: the exact values noise is added to. */
+  @FunctionalInterface
+  private interface BackendMeasurement<T> {
+    T run() throws SQLException;
+  }
+
+  /**
+   * Measures what a release needs and pays for it: the cost is checked against the remaining
+   * budget, the exact values are measured in the backend (a failure is refused with its message
+   * withheld, and charges nothing), and the cost is charged atomically; only then may the caller
+   * add noise and release.
+   */
+  private <T> T paidMeasurement(PrivacyCost cost, String statement, String mechanism,
+      Double expectedRmse, BackendMeasurement<T> measurement) throws SQLException {
+    if (!accountant.canAfford(cost)) {
+      throw new BudgetExceededException(accountant.accounting(), cost, accountant.remaining());
     }
-    long[][] exact;
+    T exact;
     try {
-      exact = measurer.measure(plan, parameters);
+      exact = measurement.run();
     } catch (SQLException e) {
       throw SqlStates.backendFailureWithheld("could not evaluate this private query", e,
           "Check the types of the filter's literals and parameters. ");
     }
-    accountant.charge(noise.charge(), q.sql().strip(), noise.mechanism().sqlName(),
-        Math.sqrt(noise.perMeasurement().get(0).variance())
-            * plan.measurements().get(0).resolution().doubleValue());
-    return PrivateAnswer.release(plan, exact, noise, random);
+    accountant.charge(cost, statement.strip(), mechanism, expectedRmse);
+    return exact;
+  }
+
+  /** Each quantile column's exact histogram over its grid, per cell of {@code plan}. */
+  private java.util.Map<org.dpsql.policy.ColumnPolicy, long[][]> histograms(
+      QuantileRelease quantiles, MeasurementPlan plan, List<Object> parameters)
+      throws SQLException {
+    java.util.Map<org.dpsql.policy.ColumnPolicy, long[][]> out = new java.util.LinkedHashMap<>();
+    for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
+      out.put(c, measurer.histogram(plan, c, quantiles.grid(c), parameters));
+    }
+    return out;
   }
 
   /**
@@ -646,23 +679,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private ResultTable releaseQuantiles(PreparedQuery q, List<Object> parameters)
       throws SQLException {
     MeasurementPlan plan = q.plan();
+    if (MixedRelease.asks(plan.query())) {
+      return releaseMixed(q, parameters);
+    }
     QuantileRelease quantiles = quantiles(plan);
-    if (!accountant.canAfford(quantiles.charge())) {
-      throw new BudgetExceededException(accountant.accounting(), quantiles.charge(),
-          accountant.remaining());
-    }
-    java.util.Map<org.dpsql.policy.ColumnPolicy, long[][]> histograms =
-        new java.util.LinkedHashMap<>();
-    try {
-      for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
-        histograms.put(c, measurer.histogram(plan, c, quantiles.grid(c), parameters));
-      }
-    } catch (SQLException e) {
-      throw SqlStates.backendFailureWithheld("could not evaluate this private query", e,
-          "Check the types of the filter's literals and parameters. ");
-    }
-    accountant.charge(quantiles.charge(), q.sql().strip(), quantiles.mechanismName(), null);
-    return quantiles.release(histograms, random);
+    return quantiles.release(paidMeasurement(quantiles.charge(), q.sql(),
+        quantiles.mechanismName(), null, () -> histograms(quantiles, plan, parameters)), random);
   }
 
   /**
@@ -675,20 +697,11 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       throws SQLException {
     MeasurementPlan plan = q.plan();
     PartitionRelease release = partitions(plan);
-    if (!accountant.canAfford(release.charge())) {
-      throw new BudgetExceededException(accountant.accounting(), release.charge(),
-          accountant.remaining());
-    }
-    List<org.dpsql.rewrite.MeasuredGroup> groups;
-    try {
-      groups = measurer.partitions(plan, parameters);
-    } catch (SQLException e) {
-      throw SqlStates.backendFailureWithheld("could not evaluate this private query", e,
-          "Check the types of the filter's literals and parameters. ");
-    }
-    accountant.charge(release.charge(), q.sql().strip(), release.mechanismName(),
-        release.aggregates() == null ? null : Math.sqrt(release.aggregates().perMeasurement()
-            .get(0).variance()) * plan.measurements().get(0).resolution().doubleValue());
+    List<org.dpsql.rewrite.MeasuredGroup> groups = paidMeasurement(release.charge(), q.sql(),
+        release.mechanismName(), release.aggregates() == null ? null
+            : Math.sqrt(release.aggregates().perMeasurement().get(0).variance())
+                * plan.measurements().get(0).resolution().doubleValue(),
+        () -> measurer.partitions(plan, parameters));
     return release.release(groups, random);
   }
 
@@ -712,6 +725,32 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   QuantileRelease quantiles(MeasurementPlan plan) throws SQLException {
     return QuantileRelease.of(plan, accountant.accounting(), policy.budget().defaultQuery(),
         reportingDelta);
+  }
+
+  /**
+   * Quantiles with other aggregates ({@link MixedRelease}): the total cost is checked, the noisy
+   * part's exact vectors and every quantile column's histogram are measured, the total is charged
+   * once (a backend failure in either part charges nothing), and only then are both parts sampled.
+   */
+  private ResultTable releaseMixed(PreparedQuery q, List<Object> parameters)
+      throws SQLException {
+    MixedRelease mixed = mixed(q.plan());
+    record Exact(long[][] vectors, java.util.Map<org.dpsql.policy.ColumnPolicy, long[][]> histograms) {}
+    Exact exact = paidMeasurement(mixed.charge(), q.sql(), mixed.mechanismName(), null,
+        () -> new Exact(measurer.measure(mixed.noisyPlan(), parameters),
+            histograms(mixed.quantiles(), mixed.quantilePlan(), parameters)));
+    return mixed.release(exact.vectors(), exact.histograms(), random);
+  }
+
+  /** The budget split of a query with quantiles and other aggregates (refusals as above). */
+  MixedRelease mixed(MeasurementPlan plan) throws SQLException {
+    return MixedRelease.of(plan, accountant.accounting(), policy.budget().defaultQuery(),
+        reportingDelta);
+  }
+
+  /** What a statement with quantiles (and perhaps other aggregates) is charged. */
+  private PrivacyCost quantileCharge(MeasurementPlan plan) throws SQLException {
+    return MixedRelease.asks(plan.query()) ? mixed(plan).charge() : quantiles(plan).charge();
   }
 
   /**
@@ -852,6 +891,32 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + "), on the selected groups"});
     }
     rows.add(new Object[] {"backend SQL: " + measurer.partitionSqlFor(plan).sql()});
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+  }
+
+  /**
+   * EXPLAIN PLAN FOR quantiles with other aggregates: the total cost and its split, then the plan
+   * of each part at its share (as EXPLAIN shows it for a statement of that part alone).
+   */
+  private ResultTable explainMixed(MeasurementPlan plan) throws SQLException {
+    MixedRelease mixed = mixed(plan);
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {releasedOver("private aggregates and quantiles", plan)});
+    int a = mixed.noisyPlan().measurements().size();
+    int q = mixed.quantiles().releases();
+    rows.add(new Object[] {"cost: " + mixed.charge() + " (" + accountant.accounting().policyName()
+        + " accounting; remaining " + accountant.remaining() + "), charged once for both parts, "
+        + "split in proportion to their releases (" + a + " noisy measurement" + (a == 1 ? "" : "s")
+        + ", " + q + " quantile release" + (q == 1 ? "" : "s") + "): noisy aggregates "
+        + mixed.noise().charge() + " + quantiles " + mixed.quantiles().charge()});
+    List<Object[]> noisy = explain(mixed.noisyPlan()).rows();
+    for (Object[] r : noisy.subList(1, noisy.size())) { // the first line is said above
+      rows.add(new Object[] {"noisy aggregates: " + r[0]});
+    }
+    List<Object[]> quantiles = explainQuantiles(mixed.quantilePlan()).rows();
+    for (Object[] r : quantiles.subList(1, quantiles.size())) {
+      rows.add(new Object[] {"quantiles: " + r[0]});
+    }
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
 

@@ -25,6 +25,8 @@ import org.dpsql.sql.WorkloadQuery;
 /**
  * {@code DPSQL.EXPLAIN('<sql>')} (contract §5) and {@code EXPLAIN PLAN FOR} a workload: what a
  * private statement would do, computed from the formulas alone — nothing is measured or charged.
+ * A statement with quantiles and other aggregates has the rows of both parts, each with its part's
+ * share of the cost.
  *
  * <p>Columns: MECHANISM, CHOSEN, EPSILON, DELTA, RHO (the statement's cost), EXPECTED_RMSE (root
  * mean squared error per released value, in the value's units), and MEASURE (the data vector the
@@ -78,6 +80,16 @@ final class ExplainTable {
         rows.add(row(release.aggregates().mechanism().sqlName(), true,
             release.aggregates().charge(), Math.sqrt(nm.variance())
                 * meas.resolution().doubleValue(), meas.describe() + " on the selected groups"));
+      }
+      return new ResultTable(COLUMNS, rows);
+    }
+    if (inner instanceof AnalyzedStatement.PrivateAggregate p
+        && org.dpsql.release.MixedRelease.asks(p.query())) {
+      // the rows of each part, each with its share of the statement's cost (they add up to it)
+      org.dpsql.release.MixedRelease mixed = session.mixed(MeasurementPlan.of(p.query()));
+      for (MeasurementPlan part : List.of(mixed.noisyPlan(), mixed.quantilePlan())) {
+        rows.addAll(table(new AnalyzedStatement.PrivateAggregate(part.query(),
+            inner.normalizedSql(), p.parameters()), session).rows());
       }
       return new ResultTable(COLUMNS, rows);
     }

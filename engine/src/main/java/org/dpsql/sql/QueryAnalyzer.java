@@ -1266,13 +1266,6 @@ public final class QueryAnalyzer {
       throw SqlStates.notAllowed("raw rows of private table " + table.name()
           + " cannot be returned; ask for COUNT(*), COUNT(col), SUM(col) or AVG(col)");
     }
-    if (outputs.stream().anyMatch(o -> o.aggregate() == AggregateKind.QUANTILE)
-        && outputs.stream().anyMatch(o -> !o.isGroupKey()
-            && o.aggregate() != AggregateKind.QUANTILE)) {
-      throw SqlStates.notSupported("quantiles (PERCENTILE_CONT, PERCENTILE_DISC, MEDIAN, MIN, "
-          + "MAX) and other aggregates in one SELECT over private table " + table.name()
-          + " are not supported yet; ask for them in separate statements");
-    }
 
     SqlNode where = select.getWhere() == null ? null : checkedFilter(select.getWhere(), table);
     List<SortKey> sort = orderList == null ? List.of() : sortKeys(orderList, outputs);

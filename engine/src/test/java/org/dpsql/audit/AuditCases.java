@@ -33,6 +33,8 @@ import java.util.List;
  *       the unit's 100 rows at V = 1000 (clamped to 100) move the target rank as far as k = 2
  *       rows can.
  *   <li>The first and third quartiles of V by JointExp (one release): the same data.
+ *   <li>MEDIAN(V) with COUNT(*) in one SELECT (one release, the budget split between the parts):
+ *       the same data.
  * </ul>
  */
 final class AuditCases {
@@ -45,7 +47,7 @@ final class AuditCases {
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
         variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin(),
-        median(), quartiles(), privateKeys());
+        median(), quartiles(), medianWithCount(), privateKeys());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -364,6 +366,21 @@ final class AuditCases {
         "SELECT /*+ DP(epsilon='4', delta='1e-6', mechanism='geometric') */ K, "
             + "COUNT(DISTINCT UNIT) AS N FROM T GROUP BY K",
         ReleasedValue.sumOf("N"), BackendFault.GROUPS_UNBOUNDED);
+  }
+
+  /**
+   * MEDIAN(V) and COUNT(*) in one statement, on the data of {@link #median()}: one release at pure
+   * ε = 2, split 1:1 (the count at ε = 1, the median at ε = 1); the released value is the median,
+   * whose privacy loss is at most its share; with bounding off the unit's 100 rows make 100 the
+   * only median, as in {@link #median()}.
+   */
+  static AuditCase medianWithCount() {
+    AuditCase m = median();
+    return new AuditCase("median-with-count", "COUNT(*) and MEDIAN(V) GROUP BY G in one SELECT, "
+            + "one release of both parts, pure ε = 2 split 1:1; released value: the median",
+        m.schemaAndBackground(), m.unitRows(), m.policyYaml(), "SELECT /*+ DP(epsilon='2') */ G, "
+            + "COUNT(*) AS N, MEDIAN(V) AS M FROM T GROUP BY G", ReleasedValue.cell("G", "A", "M"),
+        BackendFault.BOUNDING_OFF);
   }
 
   // ---- InfTDA over P(ID, HH, STATE, COUNTY) ----
