@@ -1,4 +1,4 @@
--- Script 7: medians, quartiles, minimums and spreads.
+-- Script 7: medians, quartiles, minimums, spreads, and groups nobody can list in advance.
 --
 -- A median is not a sum: adding noise to the median itself would need a bound on how far one rider
 -- can move it, and there is none. dpsql answers quantiles with the exponential mechanism instead:
@@ -26,3 +26,18 @@ SELECT MIN(FARE) AS LOWEST_FARE, MAX(FARE) AS HIGHEST_FARE FROM TRIPS;
 -- computed from three noisy sums (count, sum, sum of squares) released together.
 -- truth: none
 SELECT STATE, COUNT(DISTINCT RIDER_ID) AS RIDERS, STDDEV_POP(FARE) AS FARE_SPREAD FROM TRIPS GROUP BY STATE ORDER BY STATE;
+
+-- The busiest pick-up zones. PICKUP_ZONE has no list of values in the policy (900 zones, most of
+-- them rarely used), so its groups cannot come from the policy: listing the zones that occur would
+-- reveal the rider who alone uses one. The policy declares it keys: private instead: each rider
+-- counts in at most 5 zones (and 10 trips), the backend counts the distinct riders per zone, noise
+-- is added, and only zones whose noisy count clears a threshold set from delta are released
+-- (EXPLAIN PLAN FOR shows it: about 120 riders). Half of the statement's rho selects the zones,
+-- half counts their trips. The counts are of the bounded trips: a few riders lose trips.
+-- truth: SELECT PICKUP_ZONE, COUNT(*) FROM TRIPS GROUP BY PICKUP_ZONE ORDER BY 2 DESC LIMIT 10
+SELECT PICKUP_ZONE, COUNT(*) AS TRIPS FROM TRIPS GROUP BY PICKUP_ZONE ORDER BY TRIPS DESC LIMIT 10;
+
+-- With a declared column the zones are selected within each state; counting the released rows
+-- is post-processing. The true answer counts every zone with a trip, rare ones included: only
+-- the zones enough riders use are released.
+SELECT STATE, COUNT(*) AS BUSY_ZONES FROM (SELECT STATE, PICKUP_ZONE FROM TRIPS GROUP BY STATE, PICKUP_ZONE) Z GROUP BY STATE ORDER BY STATE;

@@ -2,7 +2,7 @@
 -- documented to generate (Metabase's MBQL compiler, Tableau's generic ODBC/JDBC dialect, Superset's
 -- SQLAlchemy-built charts, Looker's LookML SQL, Power BI DirectQuery, Mode/Redash hand-written SQL,
 -- DBeaver/sqlline consoles), over TRIPS (private: STATE, PAYMENT, AGE, HOUR, FARE, DISTANCE_KM,
--- unit RIDER_ID), RIDERS (private: PLAN, SIGNUP_YEAR, one row per rider; both unit: rider) and
+-- ZONE declared keys: private, unit RIDER_ID), RIDERS (private: PLAN, SIGNUP_YEAR, one row per rider; both unit: rider) and
 -- COUNTIES (public).
 -- Each entry: a header "-- <tool> | <shape> | answered" (or "| refused XDPnn" / "| refused 42")
 -- and one statement ending with ";".
@@ -189,3 +189,15 @@ SELECT plan AS plan, COUNT(*) AS count FROM (SELECT t.STATE AS state, r.PLAN AS 
 SELECT a.STATE, COUNT(*) FROM TRIPS a JOIN TRIPS b ON a.RIDER_ID = b.RIDER_ID GROUP BY a.STATE;
 -- Mode | left join with a condition on the joined table in ON | refused XDP03
 SELECT r.PLAN, COUNT(*) FROM TRIPS t LEFT JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID AND r.SIGNUP_YEAR > 2020 GROUP BY r.PLAN;
+-- Metabase | top 10 of a breakout without a declared domain (keys: private) | answered
+SELECT "PUBLIC"."TRIPS"."ZONE" AS "ZONE", count(*) AS "count" FROM "PUBLIC"."TRIPS" GROUP BY "PUBLIC"."TRIPS"."ZONE" ORDER BY "count" DESC, "PUBLIC"."TRIPS"."ZONE" ASC LIMIT 10;
+-- Metabase | distinct values for a filter widget, keys: private | answered
+SELECT DISTINCT "PUBLIC"."TRIPS"."ZONE" AS "ZONE" FROM "PUBLIC"."TRIPS" ORDER BY "PUBLIC"."TRIPS"."ZONE" ASC LIMIT 1000;
+-- Tableau | measure by a keys: private dimension, ordinal GROUP BY | answered
+SELECT "TRIPS"."ZONE" AS "ZONE", SUM("TRIPS"."FARE") AS "sum:FARE:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;
+-- Superset | declared and keys: private dimensions, top rows | answered
+SELECT state AS state, zone AS zone, COUNT(*) AS count FROM trips GROUP BY state, zone ORDER BY count DESC LIMIT 100;
+-- Looker | riders per zone, count distinct of the unit | answered
+SELECT trips.ZONE AS "trips.zone", COUNT(DISTINCT trips.RIDER_ID) AS "trips.count_riders" FROM TRIPS AS trips GROUP BY 1 ORDER BY 2 DESC FETCH NEXT 500 ROWS ONLY;
+-- DBeaver | roll-up over a keys: private column | refused XDP03
+SELECT STATE, ZONE, COUNT(*) FROM TRIPS GROUP BY ROLLUP(STATE, ZONE);

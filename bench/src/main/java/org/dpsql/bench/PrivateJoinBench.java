@@ -7,7 +7,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Arrays;
 import java.util.Properties;
 
 /**
@@ -51,29 +50,13 @@ public final class PrivateJoinBench {
       Properties p = new Properties();
       p.setProperty("policy", policy.toString());
       try (Connection dp = DriverManager.getConnection("jdbc:dpsql:" + url.substring(5), p)) {
-        double[] exact = new double[measured];
-        double[] priv = new double[measured];
-        double[] ratio = new double[measured];
-        for (int round = 0; round < warmup + measured; round++) {
-          String sql = "SELECT t.STATE, r.PLAN, COUNT(*) AS n, SUM(t.FARE) AS s FROM TRIPS t "
-              + "JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID WHERE t.FARE >= -" + round
-              + " GROUP BY t.STATE, r.PLAN";
-          double e = FrontEndBench.run(direct, sql);
-          double d = FrontEndBench.run(dp, sql);
-          if (round >= warmup) {
-            int i = round - warmup;
-            exact[i] = e;
-            priv[i] = d;
-            ratio[i] = d / e;
-          }
-        }
+        RoundTimes t = RoundTimes.of(direct, dp, warmup, measured, round -> "SELECT t.STATE, "
+            + "r.PLAN, COUNT(*) AS n, SUM(t.FARE) AS s FROM TRIPS t JOIN RIDERS r ON t.RIDER_ID = "
+            + "r.RIDER_ID WHERE t.FARE >= -" + round + " GROUP BY t.STATE, r.PLAN");
         System.out.printf("private join, %,d trips x %,d riders, H2 in memory, %d warm-up + %d "
             + "measured rounds, %d cores%n", TRIPS, RIDERS, warmup, measured,
             Runtime.getRuntime().availableProcessors());
-        System.out.printf("exact join on H2: median %.0f ms; through dpsql: median %.0f ms; "
-            + "dpsql / exact: median of per-round ratios %.2f (min %.2f, max %.2f)%n",
-            FrontEndBench.median(exact), FrontEndBench.median(priv),
-            FrontEndBench.median(ratio), min(ratio), max(ratio));
+        System.out.println(t.summary("H2"));
       }
       try (Statement st = direct.createStatement()) {
         st.execute("SHUTDOWN");
@@ -110,11 +93,4 @@ public final class PrivateJoinBench {
     }
   }
 
-  private static double min(double[] v) {
-    return Arrays.stream(v).min().orElse(Double.NaN);
-  }
-
-  private static double max(double[] v) {
-    return Arrays.stream(v).max().orElse(Double.NaN);
-  }
 }

@@ -11,8 +11,10 @@ import java.util.Locale;
  * <ul>
  *   <li>{@link #PURE} — ε-DP; uses ε only.
  *   <li>{@link #APPROX} — (ε,δ)-DP; uses ε and δ, both add.
- *   <li>{@link #ZCDP} — ρ-zCDP; uses ρ only. The ε reported at a δ is {@code ρ + 2√(ρ ln(1/δ))}
- *       (see {@link Conversions#zcdpToEpsilon(double, double)}).
+ *   <li>{@link #ZCDP} — ρ-zCDP; uses ρ, and δ for the mechanisms that are only δ-approximately
+ *       ρ-zCDP (Bun and Steinke 2016, Def. 1.8: private partition selection); both add. A
+ *       connection that spent ρ and δ is δ-approximately ρ-zCDP, hence (ε, δ + δ')-DP at the ε of
+ *       ρ at δ' (see {@link Conversions#zcdpToEpsilon(double, double)}).
  * </ul>
  */
 public enum Accounting {
@@ -20,8 +22,8 @@ public enum Accounting {
   PURE("pure", true, false, false),
   /** Approximate (ε,δ)-differential privacy with basic composition: ε adds and δ adds. */
   APPROX("approx", true, true, false),
-  /** ρ-zero-concentrated differential privacy: ρ adds. */
-  ZCDP("zcdp", false, false, true);
+  /** ρ-zero-concentrated differential privacy: ρ adds, and the δ of approximate zCDP adds. */
+  ZCDP("zcdp", false, true, true);
 
   private final String policyName;
   private final boolean usesEpsilon;
@@ -113,7 +115,8 @@ public enum Accounting {
       case PURE -> "ε=" + PrivacyCost.format(cost.epsilon());
       case APPROX ->
           "ε=" + PrivacyCost.format(cost.epsilon()) + ", δ=" + PrivacyCost.format(cost.delta());
-      case ZCDP -> "ρ=" + PrivacyCost.format(cost.rho());
+      case ZCDP -> "ρ=" + PrivacyCost.format(cost.rho())
+          + (cost.delta().signum() == 0 ? "" : ", δ=" + PrivacyCost.format(cost.delta()));
     };
   }
 

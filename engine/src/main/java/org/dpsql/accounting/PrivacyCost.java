@@ -130,7 +130,7 @@ public record PrivacyCost(BigDecimal epsilon, BigDecimal delta, BigDecimal rho)
    * Formats a non-negative value for humans: plain notation ({@code 0.1}, {@code 5}) unless it is
    * very small or very large, then {@code 1e-7}/{@code 2.5e-10} style. Exact: no digits are lost.
    */
-  static String format(BigDecimal value) {
+  public static String format(BigDecimal value) {
     if (value.signum() == 0) {
       return "0";
     }

@@ -6,8 +6,14 @@ import java.time.Clock;
 /**
  * An {@link Accountant} for ρ-zero-concentrated DP.
  *
- * <p>Guarantees: ρ adds exactly; costs and the total may only carry ρ (ε = δ = 0). ε is reported
- * at the configured δ as the tightest valid conversion ({@link #epsilonAt}): the smaller of the
+ * <p>Guarantees: ρ adds exactly, and so does the δ of mechanisms that are only δ-approximately
+ * ρ-zCDP (private partition selection); costs and the total carry no ε. Having spent ρ and δ_a,
+ * the connection is δ_a-approximately ρ-zCDP, hence (ε', δ_a + δ')-DP for the ε' of ρ at δ'
+ * (Bun and Steinke 2016, Prop. 1.3 applied to the conditioned distributions). ε is therefore
+ * reported at δ' = the configured δ minus the spent δ_a, so that the whole reported guarantee is
+ * (ε, configured δ)-DP; the total δ_a a connection may spend is half the configured δ (see the
+ * session), so δ' never falls below half of it. The conversion is the tightest valid one ({@link
+ * #epsilonAt}): the smaller of the
  * analytic {@code ρ + 2√(ρ ln(1/δ))} (Bun &amp; Steinke 2016, Prop. 1.3) and the numerically
  * optimised {@code inf_α [ρα + (ln(1/δ) + (α−1) ln(1 − 1/α) − ln α)/(α − 1)]} (Canonne, Kamath
  * &amp; Steinke 2020, Prop. 12; {@link TightConversion#zcdpNumeric}), both valid for every ρ-zCDP
@@ -38,11 +44,17 @@ final class ZcdpAccountant extends AbstractAccountant {
     return epsilonOf(total().rho());
   }
 
+  /** The ε of ρ at the reporting δ less the δ already spent (see the class comment). */
   private Double epsilonOf(BigDecimal rho) {
     if (reportingDelta == null) {
       return null;
     }
-    return epsilonAt(rho.doubleValue(), reportingDelta.doubleValue(), logInverseDelta);
+    BigDecimal spentDelta = spent().delta();
+    if (spentDelta.signum() == 0) {
+      return epsilonAt(rho.doubleValue(), reportingDelta.doubleValue(), logInverseDelta);
+    }
+    BigDecimal left = reportingDelta.subtract(spentDelta);
+    return epsilonAt(rho.doubleValue(), left.doubleValue(), Conversions.logInverse(left));
   }
 
   /**

@@ -89,10 +89,49 @@ public final class ExactMeasurer {
           if (cell < 0) {
             continue; // cannot happen: the SQL keeps only rows inside the domain
           }
+          long[] values = measurements(rs, keys, ms);
           for (int m = 0; m < ms; m++) {
-            BigDecimal v = rs.getBigDecimal(keys + m + 1);
-            out[m][cell] = v == null ? 0 : v.setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+            out[m][cell] = values[m];
           }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The backend SQL that measures a plan grouping by private keys (see {@link MeasurementSql#partitions}). */
+  public MeasurementSql partitionSqlFor(MeasurementPlan plan) throws SQLException {
+    Rows rows = rowsOf(plan.query().table());
+    return MeasurementSql.partitions(plan, dialect, rows.snapshot(), rows.oneRowPerUnit());
+  }
+
+  /**
+   * Every non-empty group of a plan that groups by private keys, with its exact distinct-unit
+   * count and measurements over the bounded rows, in the backend's order.
+   */
+  public List<org.dpsql.rewrite.MeasuredGroup> partitions(MeasurementPlan plan,
+      List<Object> parameters) throws SQLException {
+    MeasurementSql sql = partitionSqlFor(plan);
+    int declared = plan.cells().columns().size();
+    int keys = declared + plan.query().privateGroupBy().size();
+    int ms = plan.measurements().size();
+    List<org.dpsql.rewrite.MeasuredGroup> out = new java.util.ArrayList<>();
+    try (PreparedStatement ps = backend.prepareStatement(sql.sql())) {
+      bind(ps, sql, parameters);
+      try (ResultSet rs = ps.executeQuery()) {
+        Object[] keyValues = new Object[declared];
+        while (rs.next()) {
+          int cell = cellOf(plan, rs, keyValues);
+          if (cell < 0) {
+            continue; // cannot happen: the SQL keeps only rows inside the domain
+          }
+          List<Object> privateKeys = new java.util.ArrayList<>();
+          for (int k = declared; k < keys; k++) {
+            privateKeys.add(rs.getObject(k + 1));
+          }
+          long[] values = measurements(rs, keys, ms);
+          long units = rs.getLong(keys + ms + 1);
+          out.add(new org.dpsql.rewrite.MeasuredGroup(cell, privateKeys, units, values));
         }
       }
     }
@@ -135,7 +174,16 @@ public final class ExactMeasurer {
     return out;
   }
 
-  /** Binds the analyst's parameters in the order the statement takes them (07001 if unset). */
+  /** The {@code ms} measurements of a result row, after its {@code keys} key columns. */
+  private static long[] measurements(ResultSet rs, int keys, int ms) throws SQLException {
+    long[] values = new long[ms];
+    for (int m = 0; m < ms; m++) {
+      BigDecimal v = rs.getBigDecimal(keys + m + 1);
+      values[m] = v == null ? 0 : v.setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+    }
+    return values;
+  }
+
   /** The cell of the result row's group keys (its first columns), or -1. */
   private static int cellOf(MeasurementPlan plan, ResultSet rs, Object[] keyValues)
       throws SQLException {
@@ -145,6 +193,7 @@ public final class ExactMeasurer {
     return plan.cells().cellOf(keyValues);
   }
 
+  /** Binds the analyst's parameters in the order the statement takes them (07001 if unset). */
   private static void bind(PreparedStatement ps, MeasurementSql sql, List<Object> parameters)
       throws SQLException {
     List<Integer> order = sql.parameterOrder();

@@ -13,8 +13,8 @@ import org.dpsql.rewrite.QuantileGrid;
  * filter, same domains, same contribution bounding of each unit to {@code max_rows_per_unit} of its
  * rows) over the rows whose value is not NULL, grouped by the cells' keys and by the grid point of
  * the value, clamped into the grid's range and rounded down ({@code CASE WHEN v <= lo THEN 0 WHEN
- * v >= last THEN size-1 ELSE FLOOR((v - lo) / step) END}). Only one row per non-empty (cell,
- * point) leaves the backend.
+ * v >= last THEN size-1 ELSE <steps from lo below v> END}, see {@link MeasurementSql#stepsBelow},
+ * which is exact on every backend). Only one row per non-empty (cell, point) leaves the backend.
  *
  * <p>Result columns: {@code K0..} the cells' keys, then the point's index, then {@code M0} the
  * number of values.
@@ -29,9 +29,8 @@ public final class HistogramSql {
         List.of(Measurement.countStar()));
     String v = dialect.quoteIdentifier(column.name());
     String point = "CASE WHEN " + v + " <= " + MeasurementSql.num(grid.lo()) + " THEN 0 WHEN "
-        + v + " >= " + MeasurementSql.num(grid.last()) + " THEN " + (grid.size() - 1)
-        + " ELSE FLOOR((" + v + " - " + MeasurementSql.num(grid.lo()) + ") / "
-        + MeasurementSql.num(grid.step()) + ") END";
+        + v + " >= " + MeasurementSql.num(grid.last()) + " THEN " + (grid.size() - 1) + " ELSE "
+        + MeasurementSql.stepsBelow(v, grid.lo(), grid.step()) + " END";
     return MeasurementSql.of(counts, dialect, snapshot, oneRowPerUnit, List.of(point),
         List.of(v + " IS NOT NULL"));
   }

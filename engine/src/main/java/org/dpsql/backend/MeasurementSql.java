@@ -75,6 +75,39 @@ public final class MeasurementSql {
    */
   static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
       boolean oneRowPerUnit, List<String> extraKeys, List<String> extraConditions) {
+    return of(plan, dialect, snapshot, oneRowPerUnit, extraKeys, extraConditions, false);
+  }
+
+  /**
+   * The SQL of a plan whose query groups by keys declared {@code keys: private}: the private
+   * keys' values are grouped by after the cells' keys (rows whose private key is NULL are in no
+   * group), and a last column {@code DPSQL_UNITS} counts the distinct units of each group, over
+   * the bounded rows.
+   *
+   * <p>Bounding: each unit reaches at most {@code max_groups_per_unit} (m) groups and at most
+   * {@code max_rows_per_unit} (k) rows. When m &lt; k, each unit's groups are ranked in a uniformly
+   * random order ({@code FIRST_VALUE(random) OVER (PARTITION BY unit, keys)}, then {@code
+   * DENSE_RANK() OVER (PARTITION BY unit ORDER BY that, keys)}) and only the rows of its first m
+   * groups are kept, before the k rows are drawn from them as for any measurement. When m &ge; k,
+   * a unit's k rows already lie in at most k &le; m groups. Each unit's rows are chosen from its
+   * own rows alone, so adding or removing a unit changes only its own at most k rows in at most
+   * min(m, k) groups.
+   */
+  public static MeasurementSql partitions(MeasurementPlan plan, SqlDialect dialect,
+      String snapshot, boolean oneRowPerUnit) {
+    List<String> keys = new ArrayList<>();
+    List<String> notNull = new ArrayList<>();
+    for (ColumnPolicy c : plan.query().privateGroupBy()) {
+      String col = dialect.quoteIdentifier(c.name());
+      keys.add(col);
+      notNull.add(col + " IS NOT NULL");
+    }
+    return of(plan, dialect, snapshot, oneRowPerUnit, keys, notNull, true);
+  }
+
+  private static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
+      boolean oneRowPerUnit, List<String> extraKeys, List<String> extraConditions,
+      boolean countUnits) {
     TablePolicy table = plan.query().table();
     List<String> keyExprs = new ArrayList<>();
     List<String> conditions = new ArrayList<>();
@@ -115,11 +148,17 @@ public final class MeasurementSql {
     }
     String from = snapshot != null ? snapshot : qualifiedName(table, dialect);
     String whereSql = conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+    String units = countUnits ? (table.unitIsRow() ? "COUNT(*)"
+        : "COUNT(DISTINCT " + dialect.quoteIdentifier(table.privacyUnit()) + ")") : null;
 
     StringBuilder sb = new StringBuilder("SELECT ");
     List<String> select = new ArrayList<>();
     List<String> groupBy = new ArrayList<>();
-    if (table.unitIsRow() || snapshot != null || oneRowPerUnit) {
+    boolean unbounded = table.unitIsRow() || oneRowPerUnit;
+    // the rows of at most m groups per unit are chosen first (private keys, m < k)
+    boolean chooseGroups = countUnits && !unbounded
+        && plan.query().maxGroupsPerUnit() < plan.maxRowsPerUnit();
+    if (unbounded || (snapshot != null && !chooseGroups)) {
       for (int i = 0; i < keyExprs.size(); i++) {
         select.add(keyExprs.get(i) + " AS " + dialect.quoteIdentifier("K" + i));
         groupBy.add(keyExprs.get(i));
@@ -128,38 +167,88 @@ public final class MeasurementSql {
         select.add(aggregate(plan.measurements().get(i), valueExprs.get(i)) + " AS "
             + dialect.quoteIdentifier("M" + i));
       }
+      if (units != null) {
+        select.add(units + " AS " + dialect.quoteIdentifier("DPSQL_UNITS"));
+      }
       sb.append(String.join(", ", select)).append(" FROM ").append(from).append(whereSql);
     } else if (ScaledBoundingSql.replacesWindow(plan, dialect, extraKeys)) {
       return new MeasurementSql(ScaledBoundingSql.sql(plan, dialect, dialect.quoteIdentifier(
           table.privacyUnit()), keyExprs, valueExprs, from, whereSql), params);
     } else {
       List<String> inner = new ArrayList<>();
+      List<String> names = new ArrayList<>();
       for (int i = 0; i < keyExprs.size(); i++) {
         String k = dialect.quoteIdentifier("K" + i);
         inner.add(keyExprs.get(i) + " AS " + k);
+        names.add(k);
         select.add(k);
         groupBy.add(k);
       }
+      List<String> keyNames = List.copyOf(names);
       for (int i = 0; i < valueExprs.size(); i++) {
         String v = dialect.quoteIdentifier("V" + i);
         if (valueExprs.get(i) != null) {
           inner.add(valueExprs.get(i) + " AS " + v);
+          names.add(v);
         }
         select.add(aggregate(plan.measurements().get(i), valueExprs.get(i) == null ? null : v)
             + " AS " + dialect.quoteIdentifier("M" + i));
       }
+      String unit = dialect.quoteIdentifier(table.privacyUnit());
       String rn = dialect.quoteIdentifier("DPSQL_RN");
-      inner.add(rowNumber(table, dialect) + " AS " + rn);
-      sb.append(String.join(", ", select))
-          .append(" FROM (SELECT ").append(String.join(", ", inner))
-          .append(" FROM ").append(from).append(whereSql).append(") ")
-          .append(dialect.quoteIdentifier("DPSQL_B"))
-          .append(" WHERE ").append(rn).append(" <= ").append(plan.maxRowsPerUnit());
+      if (units != null) {
+        select.add("COUNT(DISTINCT " + unit + ") AS " + dialect.quoteIdentifier("DPSQL_UNITS"));
+        inner.add(unit);
+        names.add(unit);
+      }
+      String bounded;
+      if (!chooseGroups) {
+        List<String> numbered = new ArrayList<>(inner);
+        numbered.add(rowNumber(table, dialect) + " AS " + rn);
+        bounded = "SELECT " + String.join(", ", numbered) + " FROM " + from + whereSql;
+      } else {
+        String rows = "SELECT " + String.join(", ", inner) + " FROM " + from + whereSql;
+        String chosen = chosenGroups(rows, names, keyNames, unit, plan.query().maxGroupsPerUnit(),
+            dialect);
+        // the snapshot's rows are already at most k per unit: only the groups are chosen
+        bounded = snapshot != null ? chosen : "SELECT " + String.join(", ", names) + ", "
+            + rowNumber(table, dialect) + " AS " + rn + " FROM (" + chosen + ") "
+            + dialect.quoteIdentifier("DPSQL_C");
+      }
+      sb.append(String.join(", ", select)).append(" FROM (").append(bounded).append(") ")
+          .append(dialect.quoteIdentifier("DPSQL_B"));
+      if (snapshot == null) {
+        sb.append(" WHERE ").append(rn).append(" <= ").append(plan.maxRowsPerUnit());
+      }
     }
     if (!groupBy.isEmpty()) {
       sb.append(" GROUP BY ").append(String.join(", ", groupBy));
     }
     return new MeasurementSql(sb.toString(), params);
+  }
+
+  /**
+   * The rows of {@code rows} (columns {@code names}, among them the unit and the group keys
+   * {@code keys}) that lie in the first {@code m} of their unit's groups, the groups of each unit
+   * in a uniformly random order: every group of a unit draws one random number (the value of its
+   * first row), and the groups are ranked by it (ties, of probability 0, broken by the keys).
+   */
+  private static String chosenGroups(String rows, List<String> names, List<String> keys,
+      String unit, int m, SqlDialect dialect) {
+    String r = dialect.quoteIdentifier("DPSQL_R0");
+    String pr = dialect.quoteIdentifier("DPSQL_PR");
+    String rank = dialect.quoteIdentifier("DPSQL_GROUP");
+    String cols = String.join(", ", names);
+    String ks = String.join(", ", keys);
+    String drawn = "SELECT " + cols + ", " + randomFunction(dialect) + " AS " + r + " FROM ("
+        + rows + ") " + dialect.quoteIdentifier("DPSQL_F");
+    String perGroup = "SELECT " + cols + ", FIRST_VALUE(" + r + ") OVER (PARTITION BY " + unit
+        + ", " + ks + ") AS " + pr + " FROM (" + drawn + ") " + dialect.quoteIdentifier("DPSQL_D");
+    String ranked = "SELECT " + cols + ", DENSE_RANK() OVER (PARTITION BY " + unit + " ORDER BY "
+        + pr + ", " + ks + ") AS " + rank + " FROM (" + perGroup + ") "
+        + dialect.quoteIdentifier("DPSQL_P");
+    return "SELECT " + cols + " FROM (" + ranked + ") " + dialect.quoteIdentifier("DPSQL_G")
+        + " WHERE " + rank + " <= " + m;
   }
 
   /** Each unit's filtered rows numbered in a uniformly random order. */
@@ -222,7 +311,26 @@ public final class MeasurementSql {
       boolean wholeSteps = ColumnPolicy.isIntegerType(sqlType) && Measurement.isWhole(d.min());
       return wholeSteps ? shifted : "FLOOR(" + shifted + ")";
     }
-    return "FLOOR(" + shifted + " / " + num(d.bin()) + ")";
+    if (ColumnPolicy.isIntegerType(sqlType) && Measurement.isWhole(d.min())
+        && Measurement.isWhole(d.bin())) {
+      return "FLOOR(" + shifted + " / " + num(d.bin()) + ")"; // an exact integer quotient
+    }
+    return stepsBelow(col, d.min(), d.bin());
+  }
+
+  /**
+   * The number of whole {@code step}s from {@code lo} up to the value {@code v} (at or above
+   * {@code lo}): {@code f - (CASE WHEN lo + f * step > v THEN 1 ELSE 0 END)} with {@code f =
+   * FLOOR((v - lo) / step)}. The correction is for backends whose decimal division rounds to the
+   * dividend's scale (Trino: {@code 26.99 / 3} is {@code 9.00}, so {@code FLOOR} alone would put
+   * 26.99 in the step from 27): such rounding can only raise the quotient to the next integer,
+   * never lower it, and {@code lo + f * step} is exact for decimals, so the result is the right
+   * step on every backend.
+   */
+  static String stepsBelow(String v, BigDecimal lo, BigDecimal step) {
+    String floor = "FLOOR((" + v + " - " + num(lo) + ") / " + num(step) + ")";
+    return floor + " - (CASE WHEN " + num(lo) + " + " + floor + " * " + num(step) + " > " + v
+        + " THEN 1 ELSE 0 END)";
   }
 
   /** Largest bound for which a clamped integer value is summed as it is (it fits in INT). */

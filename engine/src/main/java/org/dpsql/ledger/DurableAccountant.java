@@ -153,7 +153,9 @@ public final class DurableAccountant implements Accountant {
     if (reportingDelta == null) {
       return null;
     }
-    return Conversions.zcdpToEpsilon(cost.rho().doubleValue(), reportingDelta.doubleValue());
+    // at the reporting δ less the δ spent by approximately zCDP releases (see ZcdpAccountant)
+    return Conversions.zcdpToEpsilon(cost.rho().doubleValue(),
+        reportingDelta.subtract(spent().delta()).doubleValue());
   }
 
   @Override

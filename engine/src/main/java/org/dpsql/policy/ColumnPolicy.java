@@ -11,9 +11,12 @@ import java.util.Optional;
  * <p>{@code computed} is present for a value the front end computes from a row's columns (an
  * aggregate's argument such as {@code FARE * 1.2}); the policy file declares none.
  *
- * <p>Guarantees: at least one of {@code categorical}, {@code ordered}, {@code clamp}, {@code time}
- * is present, never both {@code categorical} and {@code ordered}, and a {@code time} domain comes
- * alone. After the loader's schema check, {@code name}
+ * <p>{@code privateKeys} is present for a column declared {@code keys: private}: a group key
+ * without a public domain, whose groups are selected privately (see {@link PrivateKeys}).
+ *
+ * <p>Guarantees: at least one of {@code categorical}, {@code ordered}, {@code clamp}, {@code time},
+ * {@code privateKeys} is present, never both {@code categorical} and {@code ordered}, a {@code
+ * time} domain comes alone, and private keys come with no domain (a clamp is allowed). After the loader's schema check, {@code name}
  * is the backend's exact spelling, {@code sqlType} the backend's {@link java.sql.Types} code, an
  * ordered domain or a clamp is only on a numeric column, and categorical values have the column's
  * kind (see {@link CategoricalDomain}). A policy parsed without a backend has {@code sqlType}
@@ -26,7 +29,22 @@ public record ColumnPolicy(
     Optional<OrderedDomain> ordered,
     Optional<Clamp> clamp,
     Optional<ComputedValue> computed,
-    Optional<TimeDomain> time) {
+    Optional<TimeDomain> time,
+    Optional<PrivateKeys> privateKeys) {
+
+  /** A column or computed value without private keys. */
+  public ColumnPolicy(String name, int sqlType, Optional<CategoricalDomain> categorical,
+      Optional<OrderedDomain> ordered, Optional<Clamp> clamp, Optional<ComputedValue> computed,
+      Optional<TimeDomain> time) {
+    this(name, sqlType, categorical, ordered, clamp, computed, time, Optional.empty());
+  }
+
+  /** A column declared {@code keys: private}, with an optional clamp for SUM and AVG. */
+  public static ColumnPolicy ofPrivateKeys(String name, int sqlType, PrivateKeys keys,
+      Optional<Clamp> clamp) {
+    return new ColumnPolicy(name, sqlType, Optional.empty(), Optional.empty(), clamp,
+        Optional.empty(), Optional.empty(), Optional.of(keys));
+  }
 
   /** A column of the table or a computed value, without a time domain. */
   public ColumnPolicy(String name, int sqlType, Optional<CategoricalDomain> categorical,
@@ -64,6 +82,12 @@ public record ColumnPolicy(
     Objects.requireNonNull(ordered, "ordered");
     Objects.requireNonNull(clamp, "clamp");
     Objects.requireNonNull(time, "time");
+    Objects.requireNonNull(privateKeys, "privateKeys");
+    if (privateKeys.isPresent() && (categorical.isPresent() || ordered.isPresent()
+        || time.isPresent())) {
+      throw new IllegalArgumentException(
+          "column " + name + " has private keys and so no public domain");
+    }
     if (time.isPresent() && (categorical.isPresent() || ordered.isPresent() || clamp.isPresent())) {
       throw new IllegalArgumentException(
           "column " + name + " has a time domain and so no other domain or clamp");
@@ -72,7 +96,8 @@ public record ColumnPolicy(
       throw new IllegalArgumentException(
           "column " + name + " cannot have both a categorical and an ordered domain");
     }
-    if (categorical.isEmpty() && ordered.isEmpty() && clamp.isEmpty() && time.isEmpty()) {
+    if (categorical.isEmpty() && ordered.isEmpty() && clamp.isEmpty() && time.isEmpty()
+        && privateKeys.isEmpty()) {
       throw new IllegalArgumentException("column " + name + " needs a domain or a clamp");
     }
   }
@@ -83,6 +108,14 @@ public record ColumnPolicy(
    */
   public boolean hasDomain() {
     return categorical.isPresent() || ordered.isPresent() || time.isPresent();
+  }
+
+  /**
+   * Whether the column is declared {@code keys: private}: a group key whose groups are selected
+   * privately from the data rather than listed by the policy.
+   */
+  public boolean hasPrivateKeys() {
+    return privateKeys.isPresent();
   }
 
   /**
@@ -135,12 +168,13 @@ public record ColumnPolicy(
 
   /** This column under another name (a column of a {@link UnitJoin} relation). */
   public ColumnPolicy renamed(String newName) {
-    return new ColumnPolicy(newName, sqlType, categorical, ordered, clamp, computed, time);
+    return new ColumnPolicy(newName, sqlType, categorical, ordered, clamp, computed, time,
+        privateKeys);
   }
 
   /** This column with another name and SQL type (used when resolving against the backend). */
   ColumnPolicy withBackend(String backendName, int backendType, CategoricalDomain domain) {
-    return new ColumnPolicy(
-        backendName, backendType, Optional.ofNullable(domain), ordered, clamp, computed, time);
+    return new ColumnPolicy(backendName, backendType, Optional.ofNullable(domain), ordered, clamp,
+        computed, time, privateKeys);
   }
 }

@@ -37,12 +37,14 @@ final class PolicyParser {
   static final List<String> TABLE_KEYS =
       List.of("public", "privacy_unit", "max_rows_per_unit", "bounding", "answer_range", "columns",
           "hierarchies", "spatial", "unit");
-  static final List<String> COLUMN_KEYS = List.of("values", "min", "max", "bin", "clamp");
+  static final List<String> COLUMN_KEYS =
+      List.of("values", "min", "max", "bin", "clamp", "keys", "max_groups_per_unit");
   static final String ROW_UNIT = "ROW";
 
   private static final String DOMAIN_HELP =
       "every listed column needs {values: [...]}, {min: .., max: .., bin: ..} (numbers, or dates "
-      + "with a bin of 1 hour/day/week/month/quarter/year) or {clamp: [lo, hi]}";
+      + "with a bin of 1 hour/day/week/month/quarter/year), {clamp: [lo, hi]} or {keys: private} "
+      + "(a group key whose groups are selected privately)";
 
   private final String source;
 
@@ -686,6 +688,10 @@ final class PolicyParser {
     boolean hasMin = m.containsKey("min");
     boolean hasMax = m.containsKey("max");
     boolean hasBin = m.containsKey("bin");
+    if (m.containsKey("keys") || m.containsKey("max_groups_per_unit")) {
+      return privateKeys(name, m, path, hasValues ? "values" : hasMin ? "min" : hasMax ? "max"
+          : hasBin ? "bin" : null);
+    }
     if (hasValues && (hasMin || hasMax || hasBin)) {
       String other = hasMin ? "min" : hasMax ? "max" : "bin";
       throw problem(join(path, other), "cannot be combined with values: a column has either a "
@@ -718,6 +724,37 @@ final class PolicyParser {
     }
     return new ColumnPolicy(name, Types.OTHER, Optional.ofNullable(categorical),
         Optional.ofNullable(ordered), Optional.ofNullable(clamp));
+  }
+
+  /**
+   * A column declared {@code keys: private} ({@code max_groups_per_unit} optional, default 1),
+   * with an optional clamp; {@code domainKey} is a domain key also given (an error), or null.
+   */
+  private ColumnPolicy privateKeys(String name, Map<String, Object> m, String path,
+      String domainKey) throws SQLException {
+    if (!m.containsKey("keys")) {
+      throw problem(join(path, "max_groups_per_unit"), "only applies to a column declared keys: "
+          + "private; add keys: private or remove max_groups_per_unit");
+    }
+    if (!"private".equals(m.get("keys"))) {
+      throw problem(join(path, "keys"), "the only value is private (a group key without a "
+          + "public domain, whose groups are selected privately), got " + describe(m.get("keys")));
+    }
+    if (domainKey != null) {
+      throw problem(join(path, domainKey), "cannot be combined with keys: private: a column either "
+          + "lists its public domain or has its groups selected privately");
+    }
+    int groups = 1;
+    if (m.containsKey("max_groups_per_unit")) {
+      String gPath = join(path, "max_groups_per_unit");
+      groups = positiveInt(m.get("max_groups_per_unit"), gPath);
+      if (groups > PrivateKeys.MAX_GROUPS_PER_UNIT) {
+        throw problem(gPath, "at most " + PrivateKeys.MAX_GROUPS_PER_UNIT + ", got " + groups);
+      }
+    }
+    Clamp clamp = m.containsKey("clamp") ? clamp(m.get("clamp"), join(path, "clamp")) : null;
+    return ColumnPolicy.ofPrivateKeys(name, Types.OTHER, new PrivateKeys(groups),
+        Optional.ofNullable(clamp));
   }
 
   private CategoricalDomain values(Object value, String path) throws SQLException {

@@ -54,6 +54,9 @@ public final class PrivateAnswer {
   static ResultColumn column(OutputItem o) {
     if (o.isGroupKey()) {
       ColumnPolicy c = o.column();
+      if (c.hasPrivateKeys()) {
+        return PartitionRelease.keyColumn(o.label(), c);
+      }
       if (c.categorical().isPresent()) {
         List<Object> values = c.categorical().get().values();
         // dates and date-times: the values of an expression of a time column's bins
@@ -104,64 +107,98 @@ public final class PrivateAnswer {
         noisy[m][cell] = mech.release(exact[m][cell], random);
       }
     }
-    Double ci = plan.query().hint().ci();
-    long[] margin = new long[ms.size()];
-    long[] marginHalf = new long[ms.size()];
-    if (ci != null) {
-      for (int m = 0; m < ms.size(); m++) {
-        margin[m] = noise.perMeasurement().get(m).marginAbs(ci);
-        marginHalf[m] = noise.perMeasurement().get(m).marginAbs((1 + ci) / 2);
-      }
-    }
-    List<ResultColumn> columns = columns(plan);
-    List<OutputItem> outputs = plan.query().outputs();
-    // per output: the measurement it reads (the sum for AVG) and, for AVG, the count
-    int[] primary = new int[outputs.size()];
-    int[] count = new int[outputs.size()];
-    for (int o = 0; o < outputs.size(); o++) {
-      OutputItem item = outputs.get(o);
-      if (item.isGroupKey()) {
-        primary[o] = plan.query().groupBy().indexOf(item.column());
-        continue;
-      }
-      primary[o] = plan.indexOf(switch (item.aggregate()) {
-        case COUNT_STAR -> Measurement.countStar();
-        case COUNT -> Measurement.count(item.column());
-        case SUM, AVG -> Measurement.sum(item.column());
-        case COUNT_DISTINCT_UNIT -> Measurement.countDistinctUnits(plan.cells().size());
-        case COUNT_DISTINCT -> Measurement.countDistinct(item.column(), plan.cells().size());
-        case QUANTILE -> throw new IllegalArgumentException("quantiles are released by "
-            + "QuantileRelease, without noise vectors");
-      });
-      if (item.aggregate() == AggregateKind.AVG) {
-        count[o] = plan.indexOf(Measurement.count(item.column()));
-      }
-    }
-    List<Object[]> rows = new ArrayList<>(cells);
+    RowBuilder rows = new RowBuilder(plan, noise);
+    List<Object[]> out = new ArrayList<>(cells);
+    long[] values = new long[ms.size()];
     for (int cell = 0; cell < cells; cell++) {
       Object[] keys = plan.cells().keysOf(cell);
+      for (int m = 0; m < ms.size(); m++) {
+        values[m] = noisy[m][cell];
+      }
+      out.add(rows.row(i -> keys[i], values));
+    }
+    return new ResultTable(rows.columns(), postProcess(plan, rows.columns(), out));
+  }
+
+  /**
+   * Builds released rows of a plan from each group's keys and noisy measurements: group keys in
+   * their result types, each aggregate read from its measurement (AVG as noisy SUM / noisy COUNT,
+   * clamped into the bounds), and with a {@code ci} the interval columns.
+   */
+  static final class RowBuilder {
+    private final MeasurementPlan plan;
+    private final List<ResultColumn> columns;
+    private final List<OutputItem> outputs;
+    private final Double ci;
+    private final long[] margin;
+    private final long[] marginHalf;
+    /** Per output: its index in GROUP BY (a key), or the measurement it reads (the sum for AVG). */
+    private final int[] primary;
+    /** Per AVG output: the measurement of its count. */
+    private final int[] count;
+
+    RowBuilder(MeasurementPlan plan, NoisePlan noise) {
+      this.plan = plan;
+      this.columns = PrivateAnswer.columns(plan);
+      this.outputs = plan.query().outputs();
+      this.ci = plan.query().hint().ci();
+      List<Measurement> ms = plan.measurements();
+      margin = new long[ms.size()];
+      marginHalf = new long[ms.size()];
+      if (ci != null) {
+        for (int m = 0; m < ms.size(); m++) {
+          margin[m] = noise.perMeasurement().get(m).marginAbs(ci);
+          marginHalf[m] = noise.perMeasurement().get(m).marginAbs((1 + ci) / 2);
+        }
+      }
+      primary = new int[outputs.size()];
+      count = new int[outputs.size()];
+      for (int o = 0; o < outputs.size(); o++) {
+        OutputItem item = outputs.get(o);
+        if (item.isGroupKey()) {
+          primary[o] = plan.query().groupBy().indexOf(item.column());
+          continue;
+        }
+        primary[o] = plan.indexOf(plan.measurementOf(item));
+        if (item.aggregate() == AggregateKind.AVG) {
+          count[o] = plan.indexOf(Measurement.count(item.column()));
+        }
+      }
+    }
+
+    List<ResultColumn> columns() {
+      return columns;
+    }
+
+    /**
+     * One released row: {@code key.apply(i)} is the value of the i-th GROUP BY column (a
+     * declared cell's key as {@code CellDomain.keysOf} gives it, or a private key's backend value),
+     * {@code noisy[m]} the noisy value of measurement m.
+     */
+    Object[] row(java.util.function.IntFunction<Object> key, long[] noisy) {
+      List<Measurement> ms = plan.measurements();
       Object[] row = new Object[columns.size()];
       int col = 0;
       for (int o = 0; o < outputs.size(); o++) {
         OutputItem item = outputs.get(o);
         ResultColumn rc = columns.get(col);
         if (item.isGroupKey()) {
-          row[col++] = convert(keys[primary[o]], rc);
+          row[col++] = convert(key.apply(primary[o]), rc);
         } else if (item.aggregate() == AggregateKind.AVG) {
           int si = primary[o];
           int ni = count[o];
           Measurement sum = ms.get(si);
           Clamp bounds = Measurement.bounds(item.column());
-          row[col++] = average(noisy[si][cell], noisy[ni][cell], sum.resolution(), bounds);
+          row[col++] = average(noisy[si], noisy[ni], sum.resolution(), bounds);
           if (ci != null) {
-            double[] range = averageRange(noisy[si][cell], marginHalf[si], noisy[ni][cell],
+            double[] range = averageRange(noisy[si], marginHalf[si], noisy[ni],
                 marginHalf[ni], sum.resolution(), bounds);
             row[col++] = range[0];
             row[col++] = range[1];
           }
         } else {
           int mi = primary[o];
-          long v = noisy[mi][cell];
+          long v = noisy[mi];
           row[col++] = scaled(v, ms.get(mi), rc);
           if (ci != null) {
             row[col++] = scaled(v - margin[mi], ms.get(mi), rc);
@@ -169,9 +206,8 @@ public final class PrivateAnswer {
           }
         }
       }
-      rows.add(row);
+      return row;
     }
-    return new ResultTable(columns, postProcess(plan, columns, rows));
   }
 
   /**
@@ -299,10 +335,16 @@ public final class PrivateAnswer {
       return java.sql.Timestamp.valueOf(t);
     }
     if (rc.jdbcType() == Types.BIGINT) {
-      return ((BigDecimal) key).longValueExact();
+      return key instanceof BigDecimal b ? b.longValueExact() : ((Number) key).longValue();
     }
     if (rc.jdbcType() == Types.DECIMAL) {
       return ((BigDecimal) key).setScale(rc.scale(), RoundingMode.HALF_EVEN);
+    }
+    if (rc.jdbcType() == Types.DOUBLE && key instanceof Number n) {
+      return n.doubleValue(); // a private key of a non-integer numeric column
+    }
+    if (rc.jdbcType() == Types.VARCHAR && key != null && !(key instanceof String)) {
+      return key.toString(); // a private key of a column without a numeric or time type
     }
     return key;
   }

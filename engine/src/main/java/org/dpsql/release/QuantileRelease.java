@@ -56,8 +56,9 @@ import org.dpsql.sql.OutputItem;
  * released alone, with the target clamp above. A group's points of one column are then sorted and
  * given to its fractions in increasing order (post-processing), so they never decrease with p.
  *
- * <p>Budget: the statement's cost (hint or {@code default_query}) is split equally among its q
- * releases (a joint set of fractions counts once); under {@code pure} and {@code approx} each runs
+ * <p>Budget: the statement's cost (hint or {@code default_query}; a statement that also asks for
+ * other aggregates gives its quantiles a share of it, see {@link MixedRelease}) is split equally
+ * among its q releases (a joint set of fractions counts once); under {@code pure} and {@code approx} each runs
  * at {@code ε_q = ε/q} (charged ε, resp. (ε, 0)); under {@code zcdp} at the largest 15-digit
  * {@code ε_q} with {@code ε_q²/8 ≤ ρ/q} (charged ρ).
  *

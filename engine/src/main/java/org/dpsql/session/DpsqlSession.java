@@ -32,8 +32,11 @@ import org.dpsql.mechanism.SeededRandomBits;
 import org.dpsql.policy.BudgetAmount;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
+import org.dpsql.release.MixedRelease;
 import org.dpsql.release.NoiseMechanism;
 import org.dpsql.release.NoisePlan;
+import org.dpsql.release.PartitionRelease;
+import org.dpsql.release.PartitionSelection;
 import org.dpsql.release.PrivateAnswer;
 import org.dpsql.release.QuantileRelease;
 import org.dpsql.release.ResultColumn;
@@ -153,7 +156,10 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       PrivacyCost budget = switch (accounting) {
         case PURE -> PrivacyCost.pure(total.epsilon());
         case APPROX -> PrivacyCost.approx(total.epsilon(), total.delta());
-        case ZCDP -> PrivacyCost.zcdp(total.rho());
+        // half the reporting δ may be spent by approximately zCDP releases (partition
+        // selection), so that ε is always reported at a δ of at least the other half
+        case ZCDP -> new PrivacyCost(BigDecimal.ZERO, total.delta() == null ? BigDecimal.ZERO
+            : total.delta().divide(BigDecimal.valueOf(2)), total.rho());
       };
       BigDecimal reportingDelta = accounting == Accounting.ZCDP ? total.delta() : null;
       // metered: a release knows whether it was paid for (only those are kept, see releaseOnce)
@@ -288,9 +294,21 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
     }
     if (st instanceof AnalyzedStatement.PrivateAggregate p
+        && PartitionRelease.asks(p.query())) {
+      if (QuantileRelease.asks(p.query())) {
+        throw SqlStates.notSupported("quantiles (PERCENTILE_CONT, MEDIAN, MIN, MAX) are not yet "
+            + "answered per group of a column declared keys: private; group by columns with "
+            + "declared values, or ask for COUNT/SUM/AVG");
+      }
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      partitions(plan); // refuses bad privacy parameters at prepare
+      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, null);
+    }
+    if (st instanceof AnalyzedStatement.PrivateAggregate p
         && QuantileRelease.asks(p.query())) {
       MeasurementPlan plan = MeasurementPlan.of(p.query());
-      QuantileRelease quantiles = quantiles(plan); // refuses bad privacy parameters at prepare
+      QuantileRelease quantiles = MixedRelease.asks(p.query()) ? mixed(plan).quantiles()
+          : quantiles(plan); // refuses bad privacy parameters at prepare
       long points = 0;
       for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
         points += quantiles.grid(c).size();
@@ -393,9 +411,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     PrivacyCost total = null;
     for (PreparedQuery part : parts) {
-      PrivacyCost cost = part.noise() != null ? part.noise().charge()
-          : part.statement() instanceof AnalyzedStatement.PrivateAggregate p
-              && QuantileRelease.asks(p.query()) ? quantiles(part.plan()).charge() : null;
+      PrivacyCost cost = chargeOf(part);
       if (cost != null && !releases.isAnswered(
           answerKey(part.statement().normalizedSql(), List.of()))) {
         total = total == null ? cost : total.plus(cost);
@@ -417,6 +433,22 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       }
     }
     return postProcessor.run(c.plan(), released, inputs);
+  }
+
+  /** What releasing a prepared private aggregate costs, or null for other statements. */
+  private PrivacyCost chargeOf(PreparedQuery part) throws SQLException {
+    if (part.noise() != null) {
+      return part.noise().charge();
+    }
+    if (part.statement() instanceof AnalyzedStatement.PrivateAggregate p) {
+      if (PartitionRelease.asks(p.query())) {
+        return partitions(part.plan()).charge();
+      }
+      if (QuantileRelease.asks(p.query())) {
+        return quantileCharge(part.plan());
+      }
+    }
+    return null;
   }
 
   /** EXPLAIN of a composite statement: its relational plan, then each release's own plan. */
@@ -483,7 +515,11 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         return ExplainTable.spatialPlan(rectangle, e.query(), this);
       }
       MeasurementPlan plan = MeasurementPlan.of(e.query());
-      return QuantileRelease.asks(e.query()) ? explainQuantiles(plan) : explain(plan);
+      if (PartitionRelease.asks(e.query())) {
+        return explainPartitions(plan);
+      }
+      return MixedRelease.asks(e.query()) ? explainMixed(plan)
+          : QuantileRelease.asks(e.query()) ? explainQuantiles(plan) : explain(plan);
     }
     if (st instanceof AnalyzedStatement.ExplainWorkload e) {
       return ExplainTable.plan(e.query(), this);
@@ -568,6 +604,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return adaptive.release(a, q.sql().strip());
     }
     AggregateQuery query = ((AnalyzedStatement.PrivateAggregate) st).query();
+    if (PartitionRelease.asks(query)) {
+      return releasePartitions(q, parameters);
+    }
     if (QuantileRelease.asks(query)) {
       return releaseQuantiles(q, parameters);
     }
@@ -586,20 +625,50 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     MeasurementPlan plan = q.plan();
     NoisePlan noise = q.noise();
-    if (!accountant.canAfford(noise.charge())) {
-      throw new BudgetExceededException(accountant.accounting(), noise.charge(), accountant.remaining());
+    long[][] exact = paidMeasurement(noise.charge(), q.sql(), noise.mechanism().sqlName(),
+        Math.sqrt(noise.perMeasurement().get(0).variance())
+            * plan.measurements().get(0).resolution().doubleValue(),
+        () -> measurer.measure(plan, parameters));
+    return PrivateAnswer.release(plan, exact, noise, random);
+  }
+
+  /** One backend measurement of a release: the exact values noise is added to. */
+  @FunctionalInterface
+  private interface BackendMeasurement<T> {
+    T run() throws SQLException;
+  }
+
+  /**
+   * Measures what a release needs and pays for it: the cost is checked against the remaining
+   * budget, the exact values are measured in the backend (a failure is refused with its message
+   * withheld, and charges nothing), and the cost is charged atomically; only then may the caller
+   * add noise and release.
+   */
+  private <T> T paidMeasurement(PrivacyCost cost, String statement, String mechanism,
+      Double expectedRmse, BackendMeasurement<T> measurement) throws SQLException {
+    if (!accountant.canAfford(cost)) {
+      throw new BudgetExceededException(accountant.accounting(), cost, accountant.remaining());
     }
-    long[][] exact;
+    T exact;
     try {
-      exact = measurer.measure(plan, parameters);
+      exact = measurement.run();
     } catch (SQLException e) {
       throw SqlStates.backendFailureWithheld("could not evaluate this private query", e,
           "Check the types of the filter's literals and parameters. ");
     }
-    accountant.charge(noise.charge(), q.sql().strip(), noise.mechanism().sqlName(),
-        Math.sqrt(noise.perMeasurement().get(0).variance())
-            * plan.measurements().get(0).resolution().doubleValue());
-    return PrivateAnswer.release(plan, exact, noise, random);
+    accountant.charge(cost, statement.strip(), mechanism, expectedRmse);
+    return exact;
+  }
+
+  /** Each quantile column's exact histogram over its grid, per cell of {@code plan}. */
+  private java.util.Map<org.dpsql.policy.ColumnPolicy, long[][]> histograms(
+      QuantileRelease quantiles, MeasurementPlan plan, List<Object> parameters)
+      throws SQLException {
+    java.util.Map<org.dpsql.policy.ColumnPolicy, long[][]> out = new java.util.LinkedHashMap<>();
+    for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
+      out.put(c, measurer.histogram(plan, c, quantiles.grid(c), parameters));
+    }
+    return out;
   }
 
   /**
@@ -610,29 +679,78 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private ResultTable releaseQuantiles(PreparedQuery q, List<Object> parameters)
       throws SQLException {
     MeasurementPlan plan = q.plan();
+    if (MixedRelease.asks(plan.query())) {
+      return releaseMixed(q, parameters);
+    }
     QuantileRelease quantiles = quantiles(plan);
-    if (!accountant.canAfford(quantiles.charge())) {
-      throw new BudgetExceededException(accountant.accounting(), quantiles.charge(),
-          accountant.remaining());
+    return quantiles.release(paidMeasurement(quantiles.charge(), q.sql(),
+        quantiles.mechanismName(), null, () -> histograms(quantiles, plan, parameters)), random);
+  }
+
+  /**
+   * Groups over private keys: the cost is checked against the remaining budget, every non-empty
+   * group's unit count and aggregates are measured in the backend over the bounded rows, the
+   * cost is charged atomically (a backend failure charges nothing), and only then are the groups
+   * selected and their aggregates released with noise.
+   */
+  private ResultTable releasePartitions(PreparedQuery q, List<Object> parameters)
+      throws SQLException {
+    MeasurementPlan plan = q.plan();
+    PartitionRelease release = partitions(plan);
+    List<org.dpsql.rewrite.MeasuredGroup> groups = paidMeasurement(release.charge(), q.sql(),
+        release.mechanismName(), release.aggregates() == null ? null
+            : Math.sqrt(release.aggregates().perMeasurement().get(0).variance())
+                * plan.measurements().get(0).resolution().doubleValue(),
+        () -> measurer.partitions(plan, parameters));
+    return release.release(groups, random);
+  }
+
+  /** A partition query's calibration (XDP05 for bad privacy parameters, XDP03 for bad hints). */
+  PartitionRelease partitions(MeasurementPlan plan) throws SQLException {
+    PartitionRelease release = PartitionRelease.of(plan, accountant.accounting(),
+        policy.budget().defaultQuery(), reportingDelta);
+    if (release.charge().delta().compareTo(accountant.total().delta()) > 0) {
+      throw SqlStates.badPrivacyParameter("GROUP BY a column declared keys: private spends δ = "
+          + PrivacyCost.format(release.charge().delta()) + ", more than this connection's whole δ "
+          + "budget (" + PrivacyCost.format(accountant.total().delta()) + ")" + (accountant
+              .accounting() == org.dpsql.accounting.Accounting.ZCDP ? "; under zCDP accounting "
+              + "half of budget.per_connection.delta may be spent this way: ask the data owner "
+              + "to set it (or a larger one), or give a smaller delta in the DP hint (in server "
+              + "mode an analyst's zcdp budget has no δ: there, use approx accounting)" : ""));
     }
-    java.util.Map<org.dpsql.policy.ColumnPolicy, long[][]> histograms =
-        new java.util.LinkedHashMap<>();
-    try {
-      for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
-        histograms.put(c, measurer.histogram(plan, c, quantiles.grid(c), parameters));
-      }
-    } catch (SQLException e) {
-      throw SqlStates.backendFailureWithheld("could not evaluate this private query", e,
-          "Check the types of the filter's literals and parameters. ");
-    }
-    accountant.charge(quantiles.charge(), q.sql().strip(), quantiles.mechanismName(), null);
-    return quantiles.release(histograms, random);
+    return release;
   }
 
   /** A quantile query's calibration (XDP05 for bad privacy parameters, XDP03 for bad hints). */
   QuantileRelease quantiles(MeasurementPlan plan) throws SQLException {
     return QuantileRelease.of(plan, accountant.accounting(), policy.budget().defaultQuery(),
         reportingDelta);
+  }
+
+  /**
+   * Quantiles with other aggregates ({@link MixedRelease}): the total cost is checked, the noisy
+   * part's exact vectors and every quantile column's histogram are measured, the total is charged
+   * once (a backend failure in either part charges nothing), and only then are both parts sampled.
+   */
+  private ResultTable releaseMixed(PreparedQuery q, List<Object> parameters)
+      throws SQLException {
+    MixedRelease mixed = mixed(q.plan());
+    record Exact(long[][] vectors, java.util.Map<org.dpsql.policy.ColumnPolicy, long[][]> histograms) {}
+    Exact exact = paidMeasurement(mixed.charge(), q.sql(), mixed.mechanismName(), null,
+        () -> new Exact(measurer.measure(mixed.noisyPlan(), parameters),
+            histograms(mixed.quantiles(), mixed.quantilePlan(), parameters)));
+    return mixed.release(exact.vectors(), exact.histograms(), random);
+  }
+
+  /** The budget split of a query with quantiles and other aggregates (refusals as above). */
+  MixedRelease mixed(MeasurementPlan plan) throws SQLException {
+    return MixedRelease.of(plan, accountant.accounting(), policy.budget().defaultQuery(),
+        reportingDelta);
+  }
+
+  /** What a statement with quantiles (and perhaps other aggregates) is charged. */
+  private PrivacyCost quantileCharge(MeasurementPlan plan) throws SQLException {
+    return MixedRelease.asks(plan.query()) ? mixed(plan).charge() : quantiles(plan).charge();
   }
 
   /**
@@ -659,8 +777,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
    */
   static WorkloadQuery topDown(AggregateQuery q) {
     Mechanism m = q.hint().mechanism();
-    if (m != Mechanism.TOPDOWN && m != Mechanism.INFTDA) {
-      return null;
+    if ((m != Mechanism.TOPDOWN && m != Mechanism.INFTDA) || q.hasPrivateKeys()) {
+      return null; // groups over private keys refuse the mechanism (PartitionRelease)
     }
     return new WorkloadQuery(WorkloadQuery.Shape.GROUPING_SETS, q.table(), List.of(q), q.hint(),
         q.orderBy());
@@ -739,6 +857,67 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
                     + " unique (primary key or unique index)"
                     + (table.join() != null ? " in every joined table" : "") + ", one row per unit"
                 : table.bounding().policyName()) + ")");
+  }
+
+  /** EXPLAIN PLAN FOR a GROUP BY over private keys: selection, noise, cost and backend SQL. */
+  private ResultTable explainPartitions(MeasurementPlan plan) throws SQLException {
+    PartitionRelease release = partitions(plan);
+    PartitionSelection selection = release.selection();
+    AggregateQuery query = plan.query();
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {releasedOver("private aggregate", plan)});
+    rows.add(new Object[] {"groups: selected privately over " + String.join(", ",
+        query.privateGroupBy().stream().map(org.dpsql.policy.ColumnPolicy::name).toList())
+        + " (declared keys: private)" + (plan.cells().columns().isEmpty() ? ""
+            : " within each of the " + plan.cells().size() + " cells of " + String.join(", ",
+                plan.cells().columns().stream().map(org.dpsql.policy.ColumnPolicy::name).toList()))
+        + "; each unit reaches at most " + selection.groupsPerUnit() + " group"
+        + (selection.groupsPerUnit() == 1 ? "" : "s") + " (max_groups_per_unit "
+        + query.maxGroupsPerUnit() + ", max_rows_per_unit " + plan.maxRowsPerUnit() + ")"});
+    rows.add(new Object[] {"cost: " + release.charge() + " (" + accountant.accounting()
+        .policyName() + " accounting; remaining " + accountant.remaining() + ")"
+        + (release.aggregates() == null ? ", all for the selection"
+            : ", selection " + selection.charge() + " + aggregates "
+                + release.aggregates().charge())});
+    rows.add(new Object[] {"select a group when its distinct units + " + selection.noise()
+        .describe() + " ≥ τ = " + selection.threshold() + ": a group with " + selection.threshold()
+        + " units is released with probability about 1/2; the groups one unit alone holds with "
+        + "probability ≤ " + String.format("%.3g", selection.releaseBound())});
+    for (int i = 0; i < plan.measurements().size(); i++) {
+      NoiseMechanism m = release.aggregates().perMeasurement().get(i);
+      rows.add(new Object[] {"measure " + plan.measurements().get(i).describe() + " with "
+          + m.describe() + ", noise std " + String.format("%.4g", Math.sqrt(m.variance()))
+          + " (in resolution " + plan.measurements().get(i).resolution().toPlainString()
+          + "), on the selected groups"});
+    }
+    rows.add(new Object[] {"backend SQL: " + measurer.partitionSqlFor(plan).sql()});
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+  }
+
+  /**
+   * EXPLAIN PLAN FOR quantiles with other aggregates: the total cost and its split, then the plan
+   * of each part at its share (as EXPLAIN shows it for a statement of that part alone).
+   */
+  private ResultTable explainMixed(MeasurementPlan plan) throws SQLException {
+    MixedRelease mixed = mixed(plan);
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {releasedOver("private aggregates and quantiles", plan)});
+    int a = mixed.noisyPlan().measurements().size();
+    int q = mixed.quantiles().releases();
+    rows.add(new Object[] {"cost: " + mixed.charge() + " (" + accountant.accounting().policyName()
+        + " accounting; remaining " + accountant.remaining() + "), charged once for both parts, "
+        + "split in proportion to their releases (" + a + " noisy measurement" + (a == 1 ? "" : "s")
+        + ", " + q + " quantile release" + (q == 1 ? "" : "s") + "): noisy aggregates "
+        + mixed.noise().charge() + " + quantiles " + mixed.quantiles().charge()});
+    List<Object[]> noisy = explain(mixed.noisyPlan()).rows();
+    for (Object[] r : noisy.subList(1, noisy.size())) { // the first line is said above
+      rows.add(new Object[] {"noisy aggregates: " + r[0]});
+    }
+    List<Object[]> quantiles = explainQuantiles(mixed.quantilePlan()).rows();
+    for (Object[] r : quantiles.subList(1, quantiles.size())) {
+      rows.add(new Object[] {"quantiles: " + r[0]});
+    }
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
 
   /** EXPLAIN PLAN FOR a quantile query: grids, mechanism, cost and rank-error bounds. */

@@ -25,6 +25,8 @@ import org.dpsql.sql.WorkloadQuery;
 /**
  * {@code DPSQL.EXPLAIN('<sql>')} (contract §5) and {@code EXPLAIN PLAN FOR} a workload: what a
  * private statement would do, computed from the formulas alone — nothing is measured or charged.
+ * A statement with quantiles and other aggregates has the rows of both parts, each with its part's
+ * share of the cost.
  *
  * <p>Columns: MECHANISM, CHOSEN, EPSILON, DELTA, RHO (the statement's cost), EXPECTED_RMSE (root
  * mean squared error per released value, in the value's units), and MEASURE (the data vector the
@@ -60,6 +62,35 @@ final class ExplainTable {
           session.policy().budget().defaultQuery(), session.reportingDelta(), p.query().hint());
       rows.add(row(free ? "synopsis:htf" : "htf", true, free ? PrivacyCost.ZERO : b.charge(),
           Double.NaN, "COUNT(*)"));
+      return new ResultTable(COLUMNS, rows);
+    }
+    if (inner instanceof AnalyzedStatement.PrivateAggregate p
+        && org.dpsql.release.PartitionRelease.asks(p.query())) {
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      org.dpsql.release.PartitionRelease release = session.partitions(plan);
+      org.dpsql.release.PartitionSelection selection = release.selection();
+      rows.add(row("partition_selection", true, selection.charge(), Double.NaN,
+          "groups over " + String.join(", ", plan.query().privateGroupBy().stream()
+              .map(org.dpsql.policy.ColumnPolicy::name).toList()) + ": distinct units + "
+              + selection.describe() + ", a unit's own groups released with probability <= "
+              + String.format("%.3g", selection.releaseBound())));
+      for (int m = 0; m < plan.measurements().size(); m++) {
+        Measurement meas = plan.measurements().get(m);
+        NoiseMechanism nm = release.aggregates().perMeasurement().get(m);
+        rows.add(row(release.aggregates().mechanism().sqlName(), true,
+            release.aggregates().charge(), Math.sqrt(nm.variance())
+                * meas.resolution().doubleValue(), meas.describe() + " on the selected groups"));
+      }
+      return new ResultTable(COLUMNS, rows);
+    }
+    if (inner instanceof AnalyzedStatement.PrivateAggregate p
+        && org.dpsql.release.MixedRelease.asks(p.query())) {
+      // the rows of each part, each with its share of the statement's cost (they add up to it)
+      org.dpsql.release.MixedRelease mixed = session.mixed(MeasurementPlan.of(p.query()));
+      for (MeasurementPlan part : List.of(mixed.noisyPlan(), mixed.quantilePlan())) {
+        rows.addAll(table(new AnalyzedStatement.PrivateAggregate(part.query(),
+            inner.normalizedSql(), p.parameters()), session).rows());
+      }
       return new ResultTable(COLUMNS, rows);
     }
     if (inner instanceof AnalyzedStatement.PrivateAggregate p

@@ -43,6 +43,34 @@ public record AggregateQuery(
     this(table, groupBy, outputs, where, hint, orderBy, offset, fetch, List.of());
   }
 
+  /**
+   * Whether a group key is declared {@code keys: private}: the released groups are then selected
+   * privately (see {@code org.dpsql.release.PartitionRelease}) instead of listed by the policy.
+   */
+  public boolean hasPrivateKeys() {
+    return groupBy.stream().anyMatch(ColumnPolicy::hasPrivateKeys);
+  }
+
+  /** The group keys with a public domain (all of them unless {@link #hasPrivateKeys()}). */
+  public List<ColumnPolicy> declaredGroupBy() {
+    return groupBy.stream().filter(c -> !c.hasPrivateKeys()).toList();
+  }
+
+  /** The group keys declared {@code keys: private}, in GROUP BY order. */
+  public List<ColumnPolicy> privateGroupBy() {
+    return groupBy.stream().filter(ColumnPolicy::hasPrivateKeys).toList();
+  }
+
+  /**
+   * The number of groups one unit may contribute to: the smallest {@code max_groups_per_unit} of
+   * the private group keys ({@link Integer#MAX_VALUE} without private keys).
+   */
+  public int maxGroupsPerUnit() {
+    return groupBy.stream().filter(ColumnPolicy::hasPrivateKeys)
+        .mapToInt(c -> c.privateKeys().orElseThrow().maxGroupsPerUnit()).min()
+        .orElse(Integer.MAX_VALUE);
+  }
+
   /** A column the query may name: a column of a joined public table, or of the private table. */
   public Optional<ColumnPolicy> column(String name) {
     for (PublicJoin j : joins) {

@@ -1035,6 +1035,7 @@ public final class QueryAnalyzer {
     if (a.groupingSets() == null && a.query().joins().isEmpty()) {
       return a.query();
     }
+    refusePrivateKeysInWorkload(a.query());
     if (a.query().offset() != null || a.query().fetch() != null) {
       throw SqlStates.notSupported("OFFSET/FETCH/LIMIT with grouping sets or with joins is not "
           + "supported; filter the released rows in your client");
@@ -1101,6 +1102,7 @@ public final class QueryAnalyzer {
             + "supported; order the whole result instead");
       }
       refuseDistinctUnitsInWorkload(q);
+      refusePrivateKeysInWorkload(q);
       if (a.groupingSets() == null) {
         parts.add(q);
       } else {
@@ -1213,6 +1215,13 @@ public final class QueryAnalyzer {
         }
       }
       if (anySets) {
+        for (ColumnPolicy c : groupBy) {
+          if (c.hasPrivateKeys()) {
+            throw SqlStates.notSupported("ROLLUP, CUBE and GROUPING SETS need group columns with "
+                + "public domains; " + c.name() + " is declared keys: private, so its groups are "
+                + "selected privately per statement: GROUP BY it in a plain GROUP BY");
+          }
+        }
         groupingSets = sets;
       }
     }
@@ -1252,16 +1261,10 @@ public final class QueryAnalyzer {
       }
       outputs.add(out);
     }
-    if (!anyAggregate) {
+    // the groups over private keys are themselves a private release (the selected keys)
+    if (!anyAggregate && groupBy.stream().noneMatch(ColumnPolicy::hasPrivateKeys)) {
       throw SqlStates.notAllowed("raw rows of private table " + table.name()
           + " cannot be returned; ask for COUNT(*), COUNT(col), SUM(col) or AVG(col)");
-    }
-    if (outputs.stream().anyMatch(o -> o.aggregate() == AggregateKind.QUANTILE)
-        && outputs.stream().anyMatch(o -> !o.isGroupKey()
-            && o.aggregate() != AggregateKind.QUANTILE)) {
-      throw SqlStates.notSupported("quantiles (PERCENTILE_CONT, PERCENTILE_DISC, MEDIAN, MIN, "
-          + "MAX) and other aggregates in one SELECT over private table " + table.name()
-          + " are not supported yet; ask for them in separate statements");
     }
 
     SqlNode where = select.getWhere() == null ? null : checkedFilter(select.getWhere(), table);
@@ -1315,17 +1318,34 @@ public final class QueryAnalyzer {
     }
   }
 
-  /** A plain GROUP BY item: a policy column with a public domain. */
+  /**
+   * Refuses (XDP03) a group key declared {@code keys: private} in a statement answered as a
+   * workload (a UNION ALL batch, or a join with public tables): its groups are selected per
+   * statement, so there is no common domain to answer the workload over.
+   */
+  private static void refusePrivateKeysInWorkload(AggregateQuery q) throws SQLException {
+    for (ColumnPolicy c : q.groupBy()) {
+      if (c.hasPrivateKeys()) {
+        throw SqlStates.notSupported("GROUP BY " + c.name() + " (declared keys: private) is "
+            + "answered in a single aggregate statement over the private table, not in a UNION "
+            + "ALL batch or joined with public tables: its groups are selected privately per "
+            + "statement");
+      }
+    }
+  }
+
+  /** A plain GROUP BY item: a policy column with a public domain, or with private keys. */
   private static ColumnPolicy groupColumn(SqlNode g, TablePolicy table) throws SQLException {
     if (!(g instanceof SqlIdentifier id)) {
       throw SqlStates.notSupported("GROUP BY " + g + ": group by policy columns only, "
           + "not expressions; their cells come from the policy's domains");
     }
     ColumnPolicy c = policyColumn(table, id, "GROUP BY");
-    if (!c.hasDomain()) {
+    if (!c.hasDomain() && !c.hasPrivateKeys()) {
       throw SqlStates.notAllowed("column " + c.name() + " of " + table.name()
           + " has no public domain in the policy (values, or min/max/bin), so it cannot be a "
-          + "group key; group by a column with a domain");
+          + "group key; group by a column with a domain, or ask the data owner to declare it "
+          + "keys: private (its groups are then selected privately)");
     }
     return c;
   }

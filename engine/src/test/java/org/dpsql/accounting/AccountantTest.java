@@ -316,8 +316,9 @@ class AccountantTest {
         IllegalArgumentException.class, () -> approx.charge(PrivacyCost.zcdp(d("0.1")), "q", "m"));
     assertThrows(
         IllegalArgumentException.class, () -> zcdp.charge(PrivacyCost.pure(d("0.1")), "q", "m"));
+    // a zCDP total without δ cannot pay the δ of an approximately zCDP release
     assertThrows(
-        IllegalArgumentException.class,
+        BudgetExceededException.class,
         () -> zcdp.charge(new PrivacyCost(d("0"), d("1e-9"), d("0.1")), "q", "m"));
     assertThrows(IllegalArgumentException.class, () -> pure.canAfford(PrivacyCost.zcdp(d("0.1"))));
 
@@ -372,5 +373,25 @@ class AccountantTest {
         () -> new LedgerEntry(0, NOW, "q", "m", PrivacyCost.ZERO));
     assertThrows(
         NullPointerException.class, () -> new LedgerEntry(1, null, "q", "m", PrivacyCost.ZERO));
+  }
+
+  @Test
+  void zcdpTracksTheDeltaOfApproximateZcdpAndReportsEpsilonAtTheDeltaLeft() throws Exception {
+    Accountant a = Accountant.create(Accounting.ZCDP,
+        new PrivacyCost(d("0"), d("5e-7"), d("1")), d("1e-6"));
+    double before = a.epsilonTotalAtDelta();
+    assertEquals(ZcdpAccountant.epsilonAt(1, 1e-6, Math.log(1e6)), before, 1e-12);
+    a.charge(new PrivacyCost(d("0"), d("2e-7"), d("0.1")), "q", "partition_selection");
+    assertEquals(0, d("2e-7").compareTo(a.spent().delta()));
+    // (ρ, δ_a)-approximate zCDP is (ε(ρ, δ'), δ' + δ_a)-DP: reported at δ' = 1e-6 − 2e-7
+    assertEquals(ZcdpAccountant.epsilonAt(1, 8e-7, Math.log(1 / 8e-7)), a.epsilonTotalAtDelta(),
+        1e-9);
+    assertEquals(ZcdpAccountant.epsilonAt(0.1, 8e-7, Math.log(1 / 8e-7)),
+        a.epsilonSpentAtDelta(), 1e-9);
+    assertTrue(a.epsilonTotalAtDelta() > before);
+    // 2e-7 + 4e-7 exceeds the 5e-7 of δ the total allows
+    assertThrows(BudgetExceededException.class,
+        () -> a.charge(new PrivacyCost(d("0"), d("4e-7"), d("0.1")), "q", "m"));
+    assertEquals(0, d("0.1").compareTo(a.spent().rho()), "nothing charged by the refusal");
   }
 }

@@ -33,6 +33,8 @@ import java.util.List;
  *       the unit's 100 rows at V = 1000 (clamped to 100) move the target rank as far as k = 2
  *       rows can.
  *   <li>The first and third quartiles of V by JointExp (one release): the same data.
+ *   <li>MEDIAN(V) with COUNT(*) in one SELECT (one release, the budget split between the parts):
+ *       the same data.
  * </ul>
  */
 final class AuditCases {
@@ -45,7 +47,7 @@ final class AuditCases {
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
         variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin(),
-        median(), quartiles());
+        median(), quartiles(), medianWithCount(), privateKeys());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -351,6 +353,45 @@ final class AuditCases {
         m.policyYaml(), "SELECT /*+ DP(epsilon='2') */ G, PERCENTILE_CONT(0.25) WITHIN GROUP "
             + "(ORDER BY V) AS Q1, PERCENTILE_CONT(0.75) WITHIN GROUP (ORDER BY V) AS Q3 FROM T "
             + "GROUP BY G", ReleasedValue.cell("G", "A", "Q1"), BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * COUNT(DISTINCT UNIT) GROUP BY K, K declared keys: private with max_groups_per_unit 1: the
+   * groups K1..K10 hold 80 background units each (always selected); the added unit has 10 rows in
+   * each of them. The honest engine counts it in one group (the sum of the ten released counts
+   * moves by 1); with group bounding off it is counted in all ten (the sum moves by 10).
+   */
+  static AuditCase privateKeys() {
+    List<String> background = new ArrayList<>();
+    background.add("CREATE TABLE T (UNIT INT NOT NULL, K VARCHAR(4))");
+    background.add("INSERT INTO T SELECT X, 'K' || (1 + MOD(X, 10)) FROM SYSTEM_RANGE(0, 799)");
+    List<String> unit = List.of("INSERT INTO T SELECT " + UNIT + ", 'K' || (1 + MOD(X, 10)) "
+        + "FROM SYSTEM_RANGE(0, 99)");
+    return new AuditCase("private-keys", "COUNT(DISTINCT UNIT) GROUP BY K, K declared keys: "
+            + "private (max_groups_per_unit 1, max_rows_per_unit 100): groups selected by "
+            + "geometric noise against τ, counts released with geometric noise, approx (ε, δ) = "
+            + "(4, 1e-6) split in halves; released value: the sum of the ten groups' counts",
+        background, unit, "allow_seed: true\n" + APPROX + "tables:\n  T:\n"
+            + "    privacy_unit: UNIT\n    max_rows_per_unit: 100\n    columns:\n"
+            + "      K: {keys: private}\n",
+        "SELECT /*+ DP(epsilon='4', delta='1e-6', mechanism='geometric') */ K, "
+            + "COUNT(DISTINCT UNIT) AS N FROM T GROUP BY K",
+        ReleasedValue.sumOf("N"), BackendFault.GROUPS_UNBOUNDED);
+  }
+
+  /**
+   * MEDIAN(V) and COUNT(*) in one statement, on the data of {@link #median()}: one release at pure
+   * ε = 2, split 1:1 (the count at ε = 1, the median at ε = 1); the released value is the median,
+   * whose privacy loss is at most its share; with bounding off the unit's 100 rows make 100 the
+   * only median, as in {@link #median()}.
+   */
+  static AuditCase medianWithCount() {
+    AuditCase m = median();
+    return new AuditCase("median-with-count", "COUNT(*) and MEDIAN(V) GROUP BY G in one SELECT, "
+            + "one release of both parts, pure ε = 2 split 1:1; released value: the median",
+        m.schemaAndBackground(), m.unitRows(), m.policyYaml(), "SELECT /*+ DP(epsilon='2') */ G, "
+            + "COUNT(*) AS N, MEDIAN(V) AS M FROM T GROUP BY G", ReleasedValue.cell("G", "A", "M"),
+        BackendFault.BOUNDING_OFF);
   }
 
   // ---- InfTDA over P(ID, HH, STATE, COUNTY) ----

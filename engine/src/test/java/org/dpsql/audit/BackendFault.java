@@ -22,6 +22,13 @@ enum BackendFault {
       Pattern.compile("(\"DPSQL_RN\")\\s*<=\\s*\\d+"), "$1 <= 2147483647"),
 
   /**
+   * Group bounding off: the {@code DPSQL_GROUP <= m} filter that keeps each unit's rows in at most
+   * {@code max_groups_per_unit} groups (of a GROUP BY over private keys) keeps every group.
+   */
+  GROUPS_UNBOUNDED("group bounding off (a unit counted in all its groups)",
+      Pattern.compile("(\"DPSQL_GROUP\")\\s*<=\\s*\\d+"), "$1 <= 2147483647"),
+
+  /**
    * Clamping ignored: the {@code CASE WHEN v < lo THEN lo WHEN v > hi THEN hi ELSE v END} around
    * summed values loses its two clamping branches, so a value outside {@code [lo, hi]} is summed
    * as it is.

@@ -64,7 +64,7 @@ class BiCorpusTest {
     try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
       st.execute("CREATE TABLE TRIPS (TRIP_ID BIGINT PRIMARY KEY, RIDER_ID INT NOT NULL, "
           + "STATE VARCHAR(2), COUNTY VARCHAR(20), PAYMENT VARCHAR(4), AGE INT, \"HOUR\" INT, "
-          + "FARE DECIMAL(8,2), DISTANCE_KM DOUBLE, PICKUP_AT TIMESTAMP)");
+          + "FARE DECIMAL(8,2), DISTANCE_KM DOUBLE, PICKUP_AT TIMESTAMP, ZONE VARCHAR(12))");
       st.execute("CREATE TABLE RIDERS (RIDER_ID INT PRIMARY KEY, PLAN VARCHAR(8), "
           + "SIGNUP_YEAR INT)");
       st.execute("INSERT INTO RIDERS SELECT X, CASE MOD(X, 3) WHEN 0 THEN 'basic' WHEN 1 THEN "
@@ -77,7 +77,7 @@ class BiCorpusTest {
       String[] payments = {"CARD", "CASH", "APP"};
       SplittableRandom rnd = new SplittableRandom(3);
       try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO TRIPS VALUES (?,?,?,?,?,?,?,?,?,?)")) {
+          "INSERT INTO TRIPS VALUES (?,?,?,?,?,?,?,?,?,?,?)")) {
         for (int i = 0; i < 4000; i++) {
           int rider = rnd.nextInt(1500);
           String[] county = counties[rider % counties.length];
@@ -92,6 +92,8 @@ class BiCorpusTest {
           ps.setDouble(9, rnd.nextDouble(0.5, 30));
           ps.setObject(10, java.time.LocalDateTime.of(2024, 1, 1, 0, 0)
               .plusMinutes(rnd.nextLong(366L * 24 * 60)));
+          // 60 zones, the low ones busy (a rider's zones depend on the rider and the trip)
+          ps.setString(11, "Z" + ((rider % 7) * (i % 9) % 60));
           ps.addBatch();
         }
         ps.executeBatch();
@@ -106,7 +108,8 @@ class BiCorpusTest {
     assertTrue(corpus.size() >= 60, "at least 60 statements, got " + corpus.size());
     Path policy = Files.createTempFile("dpsql-bi", ".yaml");
     Files.writeString(policy, "budget:\n  accounting: zcdp\n"
-        + "  per_connection: {rho: 1000.0, delta: 1e-9}\n  default_query: {rho: 0.1}\n"
+        + "  per_connection: {rho: 1000.0, delta: 1e-9}\n"
+        + "  default_query: {rho: 0.1, delta: 1e-12}\n"
         + "tables:\n  TRIPS:\n    privacy_unit: RIDER_ID\n    unit: rider\n"
         + "    max_rows_per_unit: 5\n"
         + "    columns:\n"
@@ -118,6 +121,7 @@ class BiCorpusTest {
         + "      FARE: {clamp: [0, 100]}\n"
         + "      DISTANCE_KM: {clamp: [0, 50]}\n"
         + "      PICKUP_AT: {min: 2024-01-01, max: 2024-12-31, bin: 1 day}\n"
+        + "      ZONE: {keys: private, max_groups_per_unit: 2}\n"
         + "  RIDERS:\n    privacy_unit: RIDER_ID\n    unit: rider\n    max_rows_per_unit: 1\n"
         + "    columns:\n      PLAN: {values: [basic, plus, pass]}\n"
         + "      SIGNUP_YEAR: {min: 2018, max: 2024, bin: 1}\n"

@@ -14,7 +14,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -203,6 +205,38 @@ class PostgresBackendTest {
     }
   }
 
+  /**
+   * GROUP BY a column declared keys: private on PostgreSQL: 300 buyers of 6 products (3 rows
+   * each, bounded to 2) and 50 buyers of a product of their own; max_groups_per_unit 1 < k = 2,
+   * so each buyer's groups are chosen by the window SQL. At ε = 10⁵ the noise is 0 and τ = 2:
+   * the 6 shared products are released with their bounded counts, no buyer's own product is.
+   */
+  @Test
+  void groupsOverPrivateKeys() throws Exception {
+    try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE " + schema + ".baskets AS SELECT b AS buyer, 'p' || (b % 6) AS "
+          + "product FROM generate_series(0, 299) b, generate_series(1, 3) r UNION ALL SELECT b, "
+          + "'solo' || b FROM generate_series(300, 349) b");
+    }
+    Path own = PartitionSelectionQueriesTest.basketsPolicy("pg-partitions");
+    Properties p = new Properties();
+    p.putAll(login);
+    p.setProperty("policy", own.toString());
+    p.setProperty("seed", "5");
+    try (Connection c = DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length())
+        + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema, p)) {
+      List<List<Object>> expected = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        expected.add(List.of("p" + i, BigDecimal.valueOf(100).stripTrailingZeros(),
+            BigDecimal.valueOf(50).stripTrailingZeros()));
+      }
+      assertEquals(expected, ResultRows.rounded(ResultRows.of(c, "SELECT product, COUNT(*), "
+          + "COUNT(DISTINCT buyer) FROM baskets GROUP BY product ORDER BY product")));
+    } finally {
+      Files.deleteIfExists(own);
+    }
+  }
+
   /** A time series on PostgreSQL: its EXTRACT for the bin index, its DATE_TRUNC on the bins. */
   @Test
   void timeSeries() throws Exception {
@@ -273,6 +307,84 @@ class PostgresBackendTest {
           assertTrue(Math.abs(total - 5000) <= 4, "total " + total);
         }
       }
+    }
+  }
+
+  /**
+   * Quantiles on PostgreSQL, noise-free (ρ = 10⁸ per statement, so η ≥ 1400 on every score): a
+   * median per group with a count in the same statement, and the three quartiles (one JointExp
+   * release) are exact quantiles of the grid-rounded fares, within a step (0.1) of PostgreSQL's
+   * own PERCENTILE_DISC (see {@link QuantileChecks}); the count is PostgreSQL's COUNT(*). Riders
+   * have at most 3 rides, so bounding to 5 keeps every row.
+   */
+  @Test
+  void quantilesAreThoseOfPostgresWhenTheBudgetIsHuge() throws Exception {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    Map<String, List<BigDecimal>> fares;
+    Map<String, BigDecimal> discs = new LinkedHashMap<>();
+    try (Connection direct = DriverManager.getConnection(url, login);
+        Statement st = direct.createStatement()) {
+      st.execute("CREATE TABLE " + schema + ".rides AS SELECT g AS ride_id, g % 2000 AS rider_id, "
+          + "(ARRAY['N','S','E','W'])[1 + g % 4] AS region, CASE WHEN g % 97 = 0 THEN NULL ELSE "
+          + "CAST(((g * 37) % 9000) / 100.0 AS numeric(8, 2)) END AS fare "
+          + "FROM generate_series(1, 5000) g");
+      try (ResultSet rs = st.executeQuery("SELECT region, COUNT(*), PERCENTILE_DISC(0.5) WITHIN "
+          + "GROUP (ORDER BY fare) FROM " + schema + ".rides GROUP BY region")) {
+        while (rs.next()) {
+          counts.put(rs.getString(1), rs.getLong(2));
+          discs.put(rs.getString(1), rs.getBigDecimal(3));
+        }
+      }
+      fares = QuantileChecks.values(direct, schema + ".rides", "region", "fare");
+    }
+    Path quantilePolicy = Files.createTempFile("pg-quantiles", ".yaml");
+    Files.writeString(quantilePolicy, "allow_seed: true\nbudget:\n  accounting: zcdp\n"
+        + "  per_connection: {rho: 1000000000}\n  default_query: {rho: 100000000}\n"
+        + "tables:\n  rides:\n    privacy_unit: rider_id\n    max_rows_per_unit: 5\n"
+        + "    columns:\n      region: {values: [N, S, E, W]}\n      fare: {clamp: [0, 100]}\n");
+    Properties p = new Properties();
+    p.putAll(login);
+    p.setProperty("policy", quantilePolicy.toString());
+    p.setProperty("seed", "5");
+    BigDecimal lo = BigDecimal.ZERO;
+    BigDecimal hi = BigDecimal.valueOf(100);
+    BigDecimal step = new BigDecimal("0.1");
+    try (Connection c = DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length())
+        + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema, p);
+        Statement st = c.createStatement()) {
+      List<String> regions = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("SELECT region, MEDIAN(fare) AS m, COUNT(*) AS n "
+          + "FROM rides GROUP BY region")) {
+        while (rs.next()) {
+          String r = rs.getString(1);
+          regions.add(r);
+          assertEquals(counts.get(r), rs.getLong(3), "the count of " + r);
+          QuantileChecks.assertExactQuantile(fares.get(r), 0.5, rs.getDouble(2), lo, hi, step,
+              r);
+          assertEquals(discs.get(r), QuantileChecks.disc(fares.get(r), 0.5), "PERCENTILE_DISC");
+        }
+      }
+      assertEquals(List.of("N", "S", "E", "W"), regions);
+      try (ResultSet rs = st.executeQuery("SELECT region, "
+          + "PERCENTILE_CONT(0.25) WITHIN GROUP (ORDER BY fare) AS q1, "
+          + "PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY fare) AS q2, "
+          + "PERCENTILE_CONT(0.75) WITHIN GROUP (ORDER BY fare) AS q3 FROM rides GROUP BY region")) {
+        int n = 0;
+        while (rs.next()) {
+          n++;
+          double[] ps = {0.25, 0.5, 0.75};
+          for (int i = 0; i < 3; i++) {
+            QuantileChecks.assertExactQuantile(fares.get(rs.getString(1)), ps[i],
+                rs.getDouble(2 + i), lo, hi, step, rs.getString(1));
+          }
+          assertTrue(rs.getDouble(2) <= rs.getDouble(3) && rs.getDouble(3) <= rs.getDouble(4));
+        }
+        assertEquals(4, n);
+      }
+      assertEquals(0, new BigDecimal("200000000").compareTo(
+          TestDatabase.session(c).accountant().spent().rho()), "two statements of 1e8");
+    } finally {
+      Files.deleteIfExists(quantilePolicy);
     }
   }
 

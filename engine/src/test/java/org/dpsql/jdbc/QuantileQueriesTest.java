@@ -184,10 +184,13 @@ class QuantileQueriesTest {
       truth.sort((a, b) -> Double.compare((Double) b.get(1), (Double) a.get(1)));
       assertEquals(truth, filtered);
       assertEquals(3, ledger(c).size()); // MIN and MAX: one release of two quantiles
-      SQLException mixed = assertThrows(SQLException.class, () -> rows(c,
-          "SELECT r, COUNT(*), MEDIAN(f) FROM (SELECT REGION AS r, FARE AS f FROM TRIPS) t "
-              + "GROUP BY r"));
-      assertEquals("XDP03", mixed.getSQLState(), mixed.getMessage());
+      // quantiles with a count: one canonical aggregate, one release of both parts
+      List<List<Object>> mixed = rows(c, "SELECT r, MEDIAN(f), COUNT(*) FROM (SELECT REGION AS "
+          + "r, FARE AS f FROM TRIPS) t GROUP BY r");
+      assertExactQuantiles(mixed, FARE, 0.5);
+      assertEquals(truth("COUNT(*)").stream().map(r -> r.get(1)).toList(),
+          mixed.stream().map(r -> r.get(2)).toList());
+      assertEquals(4, ledger(c).size());
       SQLException expression = assertThrows(SQLException.class, () -> rows(c,
           "SELECT MEDIAN(f) FROM (SELECT FARE * 2 AS f FROM TRIPS) t"));
       assertEquals("XDP03", expression.getSQLState(), expression.getMessage());
@@ -260,6 +263,155 @@ class QuantileQueriesTest {
     }
   }
 
+  /**
+   * Quantiles with other aggregates in one SELECT (what BI tools send): one release, charged once
+   * the statement's total (ρ = 10⁶, split 1:1 between one count and one quantile, or 3:1 between
+   * COUNT(*), SUM(AGE), COUNT(AGE) and one quantile), noise-free here: the counts are H2's own
+   * (discrete Gaussian of σ ≤ 0.006) and the median an exact one: H2's PERCENTILE_DISC or, when
+   * n is even, any grid point from it up to the next value (all have rank error 0).
+   */
+  @Test
+  void quantilesWithOtherAggregatesAreOneReleaseOfTheStatementsBudget() throws SQLException {
+    try (Connection c = connect()) {
+      String sql = "SELECT REGION, COUNT(*) AS N, MEDIAN(FARE) AS M FROM TRIPS GROUP BY REGION";
+      List<List<Object>> released = rows(c, sql);
+      List<List<Object>> truth = truth("COUNT(*)", "PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY "
+          + FARE + ")");
+      assertEquals(4, released.size());
+      for (int r = 0; r < 4; r++) {
+        assertEquals(truth.get(r).get(0), released.get(r).get(0));
+        assertEquals(truth.get(r).get(1), released.get(r).get(1), "the exact count");
+        double disc = (Double) truth.get(r).get(2);
+        double m = (Double) released.get(r).get(2);
+        try (Connection h2 = DriverManager.getConnection(url)) {
+          Object next = rows(h2, "SELECT MIN(" + FARE + ") FROM TRIPS WHERE REGION = '"
+              + REGIONS[r] + "' AND " + FARE + " > " + disc).get(0).get(0);
+          // n odd: H2's value; n even: any point from it up to the next value is a median
+          long n = (Long) released.get(r).get(1);
+          double top = n % 2 == 0 && next != null ? (Double) next : disc;
+          assertTrue(m >= disc - 1e-9 && m <= top + 1e-9, m + " against PERCENTILE_DISC " + disc
+              + " (next " + next + ")");
+        }
+      }
+      List<List<Object>> medians = new ArrayList<>();
+      for (List<Object> row : released) {
+        medians.add(List.of(row.get(0), row.get(2)));
+      }
+      assertExactQuantiles(medians, FARE, 0.5);
+      assertEquals(1, ledger(c).size());
+      assertEquals("discrete_gaussian+exponential", ledger(c).get(0).mechanism());
+      assertEquals(0, new BigDecimal("1000000").compareTo(ledger(c).get(0).cost().rho()));
+      assertEquals(released, rows(c, sql)); // the same release again: the same answer, free
+      assertEquals(1, ledger(c).size());
+
+      // ORDER BY a quantile, LIMIT, AVG: post-processing of the joined rows
+      List<List<Object>> top = rows(c, "SELECT REGION, AVG(AGE) AS A, "
+          + "PERCENTILE_DISC(0.25) WITHIN GROUP (ORDER BY AGE) AS Q1 FROM TRIPS GROUP BY REGION "
+          + "ORDER BY Q1 DESC, REGION FETCH FIRST 3 ROWS ONLY");
+      assertEquals(3, top.size());
+      List<List<Object>> averages = truth("AVG(CAST(AGE AS DOUBLE))");
+      List<List<Object>> quartiles = new ArrayList<>();
+      for (List<Object> row : top) {
+        int r = java.util.Arrays.asList(REGIONS).indexOf(row.get(0));
+        assertEquals((Double) averages.get(r).get(1), (Double) row.get(1), 0.01, row.toString());
+        quartiles.add(List.of(row.get(0), row.get(2)));
+      }
+      for (int i = 1; i < top.size(); i++) {
+        assertTrue((Double) top.get(i - 1).get(2) >= (Double) top.get(i).get(2), top.toString());
+      }
+      assertEquals(2, ledger(c).size());
+      assertEquals(0, new BigDecimal("1000000").compareTo(ledger(c).get(1).cost().rho()));
+
+      // parameters bind in both parts
+      try (PreparedStatement ps = c.prepareStatement("SELECT REGION, MEDIAN(AGE), COUNT(*) "
+          + "FROM TRIPS WHERE AGE >= ? GROUP BY REGION")) {
+        ps.setInt(1, 40);
+        List<List<Object>> filtered = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            filtered.add(List.of(rs.getString(1), rs.getDouble(2), rs.getLong(3)));
+          }
+        }
+        List<List<Object>> counts = truth("SUM(CASE WHEN AGE >= 40 THEN 1 ELSE 0 END)");
+        for (int r = 0; r < 4; r++) {
+          assertTrue((Double) filtered.get(r).get(1) >= 40, filtered.toString());
+          assertEquals(((Number) counts.get(r).get(1)).longValue(), filtered.get(r).get(2));
+        }
+      }
+      assertEquals(3, ledger(c).size());
+
+      // through the relational front end: a standard deviation (three noisy sums) and a median
+      List<List<Object>> spread = rows(c, "SELECT REGION, STDDEV_POP(AGE) AS SD, MEDIAN(AGE) AS M "
+          + "FROM TRIPS GROUP BY REGION");
+      List<List<Object>> sd = truth("STDDEV_POP(CAST(AGE AS DOUBLE))");
+      List<List<Object>> ages = new ArrayList<>();
+      for (int r = 0; r < 4; r++) {
+        assertEquals((Double) sd.get(r).get(1), (Double) spread.get(r).get(1), 0.05,
+            spread.toString());
+        ages.add(List.of(spread.get(r).get(0), spread.get(r).get(2)));
+      }
+      assertExactQuantiles(ages, "AGE", 0.5);
+      assertEquals(4, ledger(c).size());
+      assertEquals(0, new BigDecimal("1000000").compareTo(ledger(c).get(3).cost().rho()));
+    }
+  }
+
+  @Test
+  void explainShowsTheSplitOfQuantilesAndOtherAggregatesAndSpendsNothing()
+      throws SQLException {
+    try (Connection c = connect()) {
+      String sql = "SELECT REGION, COUNT(*), AVG(AGE), MEDIAN(FARE) FROM TRIPS GROUP BY REGION";
+      String all = String.join("\n", rows(c, "EXPLAIN PLAN FOR " + sql).stream()
+          .map(r -> (String) r.get(0)).toList());
+      assertTrue(all.startsWith("private aggregates and quantiles over TRIPS"), all);
+      assertTrue(all.contains("cost: ρ=1000000 (zcdp accounting"), all);
+      assertTrue(all.contains("charged once for both parts, split in proportion to their "
+          + "releases (3 noisy measurements, 1 quantile release): noisy aggregates ρ=750000 + "
+          + "quantiles ρ=250000"), all);
+      assertTrue(all.contains("noisy aggregates: measure COUNT(*) with discrete_gaussian"), all);
+      assertTrue(all.contains("quantiles: quantile MEDIAN_FARE = the 0.5-quantile of FARE with "
+          + "exponential(ε=1414.21"), all); // ε²/8 ≤ 250000
+      assertTrue(all.contains("quantiles: backend SQL (histogram of FARE)"), all);
+      List<List<Object>> explain = rows(c,
+          "SELECT * FROM TABLE(DPSQL.EXPLAIN('" + sql + "'))");
+      double chosen = 0;
+      for (List<Object> r : explain) {
+        if (Boolean.TRUE.equals(r.get(1)) && !"exponential".equals(r.get(0))) {
+          assertEquals(750000.0, r.get(4), r.toString());
+        }
+      }
+      List<Object> quantile = explain.stream().filter(r -> r.get(0).equals("exponential"))
+          .findFirst().orElseThrow();
+      assertEquals(250000.0, quantile.get(4));
+      assertTrue(explain.stream().anyMatch(r -> r.get(0).equals("discrete_gaussian")
+          && r.get(6).equals("COUNT(*)")), explain.toString());
+      assertEquals(List.of(), ledger(c));
+      rows(c, sql);
+      assertEquals(1, ledger(c).size());
+      assertEquals(0, new BigDecimal("1000000").compareTo(ledger(c).get(0).cost().rho()));
+    }
+  }
+
+  /** A backend failure in either part of a mixed statement charges nothing and is not cached. */
+  @Test
+  void aFailingBackendChargesNothingForQuantilesWithOtherAggregates() throws SQLException {
+    try (Connection c = connect(); Connection h2 = DriverManager.getConnection(url);
+        Statement direct = h2.createStatement()) {
+      // the count reads no FARE and is measured first: the histogram fails after it
+      String sql = "SELECT REGION, COUNT(*), MEDIAN(FARE) FROM TRIPS WHERE AGE > 21 GROUP BY REGION";
+      direct.execute("ALTER TABLE TRIPS ALTER COLUMN FARE RENAME TO FARE_AWAY");
+      try {
+        SQLException e = assertThrows(SQLException.class, () -> rows(c, sql));
+        assertTrue(e.getMessage().contains("Nothing was charged"), e.getMessage());
+      } finally {
+        direct.execute("ALTER TABLE TRIPS ALTER COLUMN FARE_AWAY RENAME TO FARE");
+      }
+      assertEquals(List.of(), ledger(c));
+      assertEquals(4, rows(c, sql).size());
+      assertEquals(1, ledger(c).size());
+    }
+  }
+
   @Test
   void refusalsNameTheProblemAndChargeNothing() throws SQLException {
     try (Connection c = connect()) {
@@ -278,9 +430,14 @@ class QuantileQueriesTest {
       SQLException negative = assertThrows(SQLException.class, () -> rows(c,
           "SELECT PERCENTILE_DISC(-0.1) WITHIN GROUP (ORDER BY FARE) FROM TRIPS"));
       assertEquals("22003", negative.getSQLState(), negative.getMessage());
-      SQLException mixed = assertThrows(SQLException.class,
-          () -> rows(c, "SELECT REGION, COUNT(*), MEDIAN(FARE) FROM TRIPS GROUP BY REGION"));
-      assertEquals("XDP03", mixed.getSQLState(), mixed.getMessage());
+      SQLException mixedCi = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT /*+ DP(ci='0.9') */ REGION, COUNT(*), MEDIAN(FARE) FROM TRIPS GROUP BY REGION"));
+      assertEquals("XDP03", mixedCi.getSQLState(), mixedCi.getMessage());
+      assertTrue(mixedCi.getMessage().contains("ci is not available for quantiles"),
+          mixedCi.getMessage());
+      SQLException mixedMechanism = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT /*+ DP(mechanism='htf') */ COUNT(*), MEDIAN(FARE) FROM TRIPS"));
+      assertEquals("XDP03", mixedMechanism.getSQLState(), mixedMechanism.getMessage());
       SQLException ci = assertThrows(SQLException.class,
           () -> rows(c, "SELECT /*+ DP(ci='0.9') */ MEDIAN(FARE) FROM TRIPS"));
       assertEquals("XDP03", ci.getSQLState(), ci.getMessage());
@@ -303,6 +460,9 @@ class QuantileQueriesTest {
       SQLException budget = assertThrows(SQLException.class, () -> rows(c,
           "SELECT /*+ DP(rho='1000000') */ MEDIAN(AGE), MAX(AGE) FROM TRIPS WHERE AGE > 0"));
       assertEquals("XDP01", budget.getSQLState(), budget.getMessage());
+      SQLException mixedBudget = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT /*+ DP(rho='1000000') */ COUNT(*), MEDIAN(AGE) FROM TRIPS WHERE AGE > 0"));
+      assertEquals("XDP01", mixedBudget.getSQLState(), mixedBudget.getMessage());
       SQLException badRho = assertThrows(SQLException.class,
           () -> rows(c, "SELECT /*+ DP(rho='-1') */ MEDIAN(AGE) FROM TRIPS"));
       assertEquals("XDP05", badRho.getSQLState(), badRho.getMessage());
@@ -319,11 +479,14 @@ class QuantileQueriesTest {
   void chargesEpsilonOrRhoAsTheAccountingSays() throws Exception {
     String[][] cases = {
         {"budget:\n  accounting: pure\n  per_connection: {epsilon: 5}\n"
-            + "  default_query: {epsilon: 0.5}\n", "ε = 0.25 each", "0.5", "0", "0"},
+            + "  default_query: {epsilon: 0.5}\n", "ε = 0.25 each", "0.5", "0", "0",
+            "noisy aggregates ε=0.1666666666666666 + quantiles ε=0.3333333333333334", "0"},
         {"budget:\n  accounting: approx\n  per_connection: {epsilon: 5, delta: 1e-6}\n"
-            + "  default_query: {epsilon: 0.5, delta: 1e-8}\n", "ε = 0.25 each", "0.5", "0", "0"},
+            + "  default_query: {epsilon: 0.5, delta: 1e-8}\n", "ε = 0.25 each", "0.5", "0", "0",
+            "noisy aggregates ε=0.1666666666666666, δ=", "1e-8"},
         {"budget:\n  accounting: zcdp\n  per_connection: {rho: 5}\n"
-            + "  default_query: {rho: 0.04}\n", "ε = 0.4 each", "0", "0", "0.04"}};
+            + "  default_query: {rho: 0.04}\n", "ε = 0.4 each", "0", "0", "0.04",
+            "noisy aggregates ρ=0.01333333333333333 + quantiles ρ=0.02666666666666667", "0"}};
     for (String[] k : cases) {
       Path p = Files.createTempFile("dpsql-quantile-budget", ".yaml");
       try {
@@ -355,6 +518,17 @@ class QuantileQueriesTest {
           org.dpsql.accounting.PrivacyCost cost = ledger(c).get(0).cost();
           assertEquals(0, new BigDecimal(k[2]).compareTo(cost.epsilon()), cost.toString());
           assertEquals(0, new BigDecimal(k[3]).compareTo(cost.delta()), cost.toString());
+          assertEquals(0, new BigDecimal(k[4]).compareTo(cost.rho()), cost.toString());
+          // with a count: a third of the budget to it, two thirds to the two quantiles, and the
+          // charge is the statement's total: ε, (ε, δ) with the discrete Gaussian, or ρ
+          String mixed = "SELECT REGION, COUNT(*), MIN(AGE), MEDIAN(AGE) FROM TRIPS GROUP BY REGION";
+          plan = String.join("\n", rows(c, "EXPLAIN PLAN FOR " + mixed).stream()
+              .map(r -> (String) r.get(0)).toList());
+          assertTrue(plan.contains(k[5]), plan);
+          assertEquals(4, rows(c, mixed).size());
+          cost = ledger(c).get(1).cost();
+          assertEquals(0, new BigDecimal(k[2]).compareTo(cost.epsilon()), cost.toString());
+          assertEquals(0, new BigDecimal(k[6]).compareTo(cost.delta()), cost.toString());
           assertEquals(0, new BigDecimal(k[4]).compareTo(cost.rho()), cost.toString());
         }
       } finally {

@@ -76,6 +76,11 @@ class TrinoBackendTest {
           + "CAST((g % 9000) / 100.0 AS decimal(8, 2)) AS fare, CAST(g % 500 AS double) / 10 AS km, "
           + "CAST(g % 16 AS integer) AS x, CAST((g / 16) % 16 AS integer) AS y "
           + "FROM UNNEST(sequence(1, 5000)) AS t(g)");
+      // 5,000 tolls of 0.01 to 50.00 (cents: their quantiles' grid of step 3 divides them
+      // unevenly), at most 3 per rider
+      st.execute("CREATE TABLE " + s + ".tolls AS SELECT CAST(g % 1700 AS integer) AS rider_id, "
+          + "element_at(ARRAY['N', 'S', 'E', 'W'], 1 + CAST(g % 4 AS integer)) AS region, "
+          + "CAST(g * DECIMAL '0.01' AS decimal(8, 2)) AS toll FROM UNNEST(sequence(1, 5000)) AS t(g)");
       // 1,000 visits of 1,000 riders and 200 of one heavy rider
       st.execute("CREATE TABLE " + s + ".visits AS SELECT CAST(IF(g > 1000, 999999, g) AS integer) "
           + "AS rider_id, element_at(ARRAY['N', 'S', 'E', 'W'], 1 + CAST(g % 4 AS integer)) AS region "
@@ -108,7 +113,8 @@ class TrinoBackendTest {
       return;
     }
     try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
-      for (String t : List.of("trips", "visits", "heavy", "zones", "persons", "person_iteration")) {
+      for (String t : List.of("trips", "tolls", "visits", "heavy", "zones", "persons",
+          "person_iteration", "baskets")) {
         st.execute("DROP TABLE IF EXISTS memory." + schema + "." + t);
       }
       st.execute("DROP SCHEMA IF EXISTS memory." + schema);
@@ -124,6 +130,9 @@ class TrinoBackendTest {
       + "    hierarchies:\n      GEO: [region, county]\n    spatial:\n      LOC: [x, y]\n"
       + "  visits:\n    privacy_unit: rider_id\n    unit: rider\n    max_rows_per_unit: 5\n    bounding: BOUNDING\n"
       + "    columns:\n      region: {values: [N, S, E, W]}\n"
+      + "  tolls:\n    privacy_unit: rider_id\n    unit: rider\n    max_rows_per_unit: 5\n"
+      + "    bounding: BOUNDING\n    columns:\n      region: {values: [N, S, E, W]}\n"
+      + "      toll: {clamp: [0, 3000]}\n"
       + "  heavy:\n    privacy_unit: u\n    max_rows_per_unit: 3\n    columns:\n"
       + "      g: {values: [a, b, c]}\n      v: {clamp: [-10, 10]}\n      w: {clamp: [-5, 5]}\n"
       + "  zones: {public: true}\n";
@@ -159,6 +168,79 @@ class TrinoBackendTest {
     p.setProperty("policy", policy.toString());
     p.setProperty("seed", "11");
     return DriverManager.getConnection(dpsqlUrl(), p);
+  }
+
+  /**
+   * GROUP BY the bins of an ordered domain of a decimal column whose bin divides its values
+   * unevenly (tolls in cents, bins of 3): Trino's decimal division rounds 26.99 / 3 up to 9.00, and
+   * the bin index must still be 8. The noise-free counts per bin equal the tolls counted in Java.
+   */
+  @Test
+  void decimalBinsAreRoundedDownExactly() throws Exception {
+    Path own = Files.createTempFile("trino-bins", ".yaml");
+    Files.writeString(own, "allow_seed: true\nbudget:\n  accounting: zcdp\n"
+        + "  per_connection: {rho: 1000000000}\n  default_query: {rho: 100000000}\ntables:\n"
+        + "  tolls:\n    privacy_unit: rider_id\n    max_rows_per_unit: 5\n    columns:\n"
+        + "      toll: {min: 0, max: 50.99, bin: 3}\n");
+    Map<Long, Long> expected = new java.util.TreeMap<>();
+    try (Connection t = trino(); Statement st = t.createStatement();
+        ResultSet rs = st.executeQuery("SELECT toll FROM tolls")) {
+      while (rs.next()) {
+        long bin = rs.getBigDecimal(1).divide(java.math.BigDecimal.valueOf(3), 0,
+            java.math.RoundingMode.FLOOR).longValueExact();
+        expected.merge(bin * 3, 1L, Long::sum);
+      }
+    }
+    Properties p = new Properties();
+    p.putAll(login);
+    p.setProperty("policy", own.toString());
+    p.setProperty("seed", "3");
+    Map<Long, Long> got = new java.util.TreeMap<>();
+    try (Connection c = DriverManager.getConnection(dpsqlUrl(), p);
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT toll, COUNT(*) FROM tolls GROUP BY toll")) {
+      while (rs.next()) {
+        got.put(rs.getBigDecimal(1).longValueExact(), rs.getLong(2));
+      }
+    } finally {
+      Files.deleteIfExists(own);
+    }
+    assertEquals(expected, got);
+  }
+
+  /**
+   * GROUP BY a column declared keys: private on Trino: 300 buyers of 6 products (3 rows each,
+   * bounded to 2) and 50 buyers of a product of their own; max_groups_per_unit 1 < k = 2, so each
+   * buyer's groups are chosen by the window SQL. At ε = 10⁵ the noise is 0 and τ = 2: the 6
+   * shared products are released with their bounded counts, no buyer's own product is.
+   */
+  @Test
+  void groupsOverPrivateKeys() throws Exception {
+    try (Connection c = trino(); Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE baskets AS SELECT CAST(b AS integer) AS buyer, 'p' || CAST(b % 6 AS "
+          + "varchar) AS product FROM UNNEST(sequence(0, 299)) AS t(b) CROSS JOIN "
+          + "UNNEST(sequence(1, 3)) AS u(r) UNION ALL SELECT CAST(b AS integer), 'solo' || "
+          + "CAST(b AS varchar) FROM UNNEST(sequence(300, 349)) AS t(b)");
+    }
+    Path own = PartitionSelectionQueriesTest.basketsPolicy("trino-partitions");
+    Properties p = new Properties();
+    p.putAll(login);
+    p.setProperty("policy", own.toString());
+    p.setProperty("seed", "5");
+    try (Connection c = DriverManager.getConnection(dpsqlUrl(), p);
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT product, COUNT(*), COUNT(DISTINCT buyer) FROM "
+            + "baskets GROUP BY product ORDER BY product")) {
+      for (int i = 0; i < 6; i++) {
+        assertTrue(rs.next(), "product p" + i);
+        assertEquals("p" + i, rs.getString(1));
+        assertEquals(100, rs.getLong(2));
+        assertEquals(50, rs.getLong(3));
+      }
+      assertFalse(rs.next(), "no buyer's own product");
+    } finally {
+      Files.deleteIfExists(own);
+    }
   }
 
   private static Connection trino() throws SQLException {
@@ -433,6 +515,104 @@ class TrinoBackendTest {
         checked++;
       }
       assertTrue(checked >= 6);
+    }
+  }
+
+  /**
+   * The histogram a quantile pushes down to Trino is the one computed here from the rows, on a grid
+   * whose step divides the tolls' cents unevenly: toll is clamped to [0, 3000] (step 3), Trino's
+   * decimal division rounds 26.99 / 3 = 8.9967 to 9.00 at the dividend's scale, and a plain FLOOR
+   * would count 26.99 at point 27 (above its value); HistogramSql corrects that. A noise-free
+   * median is then an exact one of the tolls rounded down to the grid.
+   */
+  @Test
+  void quantileHistogramsAreRoundedDownExactly() throws Exception {
+    writePolicy("zcdp", "per_query");
+    long[][] histogram;
+    org.dpsql.rewrite.QuantileGrid grid;
+    try (Connection backend = trino()) {
+      Policy p = PolicyLoader.load(policy.toString(), backend);
+      SqlDialect dialect = BackendDialects.of(backend.getMetaData());
+      QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(backend, p),
+          backend.getSchema(), dialect);
+      AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(
+          "SELECT region, MEDIAN(toll) FROM tolls GROUP BY region");
+      MeasurementPlan plan = MeasurementPlan.of(q.query());
+      org.dpsql.policy.ColumnPolicy fare = q.query().table().column("toll").orElseThrow();
+      grid = org.dpsql.rewrite.QuantileGrid.of(fare, "MEDIAN");
+      assertEquals(0, new java.math.BigDecimal("3").compareTo(grid.step()));
+      histogram = new ExactMeasurer(backend, dialect).histogram(plan, fare, grid, List.of());
+    }
+    Map<String, List<java.math.BigDecimal>> tolls;
+    try (Connection t = trino()) {
+      tolls = QuantileChecks.values(t, "tolls", "region", "toll");
+    }
+    List<String> regions = List.of("N", "S", "E", "W");
+    for (int r = 0; r < 4; r++) {
+      long[] expected = new long[grid.size()];
+      for (java.math.BigDecimal x : tolls.get(regions.get(r))) {
+        expected[x.divide(grid.step(), 0, java.math.RoundingMode.FLOOR).intValueExact()]++;
+      }
+      assertEquals(java.util.Arrays.toString(expected), java.util.Arrays.toString(histogram[r]),
+          regions.get(r));
+    }
+    try (Connection c = connect("zcdp", "per_query"); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT region, MEDIAN(toll) FROM tolls GROUP BY region")) {
+      while (rs.next()) {
+        QuantileChecks.assertExactQuantile(tolls.get(rs.getString(1)), 0.5, rs.getDouble(2),
+            java.math.BigDecimal.ZERO, java.math.BigDecimal.valueOf(3000), grid.step(),
+            rs.getString(1));
+      }
+    }
+  }
+
+  /**
+   * Quantiles on Trino, noise-free (ρ = 10⁸ per statement): a median per group with a count in the
+   * same statement, and the three quartiles (one JointExp release), are exact quantiles of the
+   * grid-rounded fares (step 0.1), checked against the rows read from Trino itself, which has only
+   * approx_percentile (see {@link QuantileChecks}); the count is Trino's COUNT(*).
+   */
+  @Test
+  void quantilesAreExactWhenTheBudgetIsHuge() throws Exception {
+    Map<String, List<java.math.BigDecimal>> fares;
+    try (Connection t = trino()) {
+      fares = QuantileChecks.values(t, "trips", "region", "fare");
+    }
+    Map<String, Long> counts = trinoCounts("SELECT region, COUNT(*) FROM trips GROUP BY region");
+    java.math.BigDecimal lo = java.math.BigDecimal.ZERO;
+    java.math.BigDecimal hi = java.math.BigDecimal.valueOf(100);
+    java.math.BigDecimal step = new java.math.BigDecimal("0.1");
+    try (Connection c = connect("zcdp", "per_query"); Statement st = c.createStatement()) {
+      List<String> regions = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("SELECT region, COUNT(*) AS n, MEDIAN(fare) AS m "
+          + "FROM trips GROUP BY region")) {
+        while (rs.next()) {
+          String r = rs.getString(1);
+          regions.add(r);
+          assertEquals(counts.get(r), rs.getLong(2), "the count of " + r);
+          QuantileChecks.assertExactQuantile(fares.get(r), 0.5, rs.getDouble(3), lo, hi, step,
+              r);
+        }
+      }
+      assertEquals(List.of("N", "S", "E", "W"), regions);
+      try (ResultSet rs = st.executeQuery("SELECT region, "
+          + "PERCENTILE_CONT(0.25) WITHIN GROUP (ORDER BY fare) AS q1, "
+          + "PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY fare) AS q2, "
+          + "PERCENTILE_CONT(0.75) WITHIN GROUP (ORDER BY fare) AS q3 FROM trips GROUP BY region")) {
+        int n = 0;
+        while (rs.next()) {
+          n++;
+          double[] ps = {0.25, 0.5, 0.75};
+          for (int i = 0; i < 3; i++) {
+            QuantileChecks.assertExactQuantile(fares.get(rs.getString(1)), ps[i],
+                rs.getDouble(2 + i), lo, hi, step, rs.getString(1));
+          }
+          assertTrue(rs.getDouble(2) <= rs.getDouble(3) && rs.getDouble(3) <= rs.getDouble(4));
+        }
+        assertEquals(4, n);
+      }
+      assertEquals(0, new java.math.BigDecimal("200000000").compareTo(
+          TestDatabase.session(c).accountant().spent().rho()), "two statements of 1e8");
     }
   }
 

@@ -117,6 +117,25 @@ class PolicyErrorTest {
   }
 
   @Test
+  void privateKeys() throws Exception {
+    assertRefused(withTables("trips: {privacy_unit: rider_id, max_rows_per_unit: 3, "
+        + "columns: {origin: {keys: public}}}"), "tables.trips.columns.origin.keys",
+        "the only value is private");
+    assertRefused(withTables("trips: {privacy_unit: rider_id, max_rows_per_unit: 3, "
+        + "columns: {origin: {keys: private, values: [N]}}}"),
+        "tables.trips.columns.origin.values", "cannot be combined with keys: private");
+    assertRefused(withTables("trips: {privacy_unit: rider_id, max_rows_per_unit: 3, "
+        + "columns: {origin: {max_groups_per_unit: 2}}}"),
+        "tables.trips.columns.origin.max_groups_per_unit", "add keys: private");
+    assertRefused(withTables("trips: {privacy_unit: rider_id, max_rows_per_unit: 3, "
+        + "columns: {origin: {keys: private, max_groups_per_unit: 0}}}"),
+        "tables.trips.columns.origin.max_groups_per_unit");
+    assertRefused(withTables("trips: {privacy_unit: rider_id, max_rows_per_unit: 3, "
+        + "columns: {origin: {keys: private, max_groups_per_unit: 5000}}}"),
+        "tables.trips.columns.origin.max_groups_per_unit", "at most 1000");
+  }
+
+  @Test
   void missingFile() {
     Path missing = dir.resolve("nope.yaml");
     SQLException e = assertThrows(SQLException.class,

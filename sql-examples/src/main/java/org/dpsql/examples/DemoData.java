@@ -22,7 +22,9 @@ import java.util.SplittableRandom;
  *       key, {@code RIDER_ID INT}, {@code STATE}, {@code COUNTY}, {@code PAYMENT} (CARD, CASH, APP),
  *       {@code "HOUR"} (0–23; {@code HOUR} is a keyword in H2 and in SQL, so it is quoted), {@code AGE}
  *       (16–90, constant per rider), {@code FARE DECIMAL(8,2)}, {@code DISTANCE_KM DOUBLE} and
- *       {@code PICKUP_AT TIMESTAMP} (in 2025, in the trip's {@code HOUR}).
+ *       {@code PICKUP_AT TIMESTAMP} (in 2025, in the trip's {@code HOUR}) and {@code PICKUP_ZONE}
+ *       (one of 60 zones of the trip's county, {@code "Kings Z07"}, a few popular and many rare:
+ *       zone i is drawn with weight 1/i^1.1).
  *   <li>{@code COUNTIES} (public): {@code COUNTY}, {@code STATE}, {@code POPULATION}, {@code
  *       AREA_KM2}.
  * </ul>
@@ -196,7 +198,8 @@ public final class DemoData {
           heavy++;
         }
       }
-      insertTrips(connection, tripsPerRider, random, new SplittableRandom(config.seed() ^ PICKUP_STREAM));
+      insertTrips(connection, tripsPerRider, random, new SplittableRandom(config.seed() ^ PICKUP_STREAM),
+          new SplittableRandom(config.seed() ^ ZONES_STREAM));
       insertRiders(connection, tripsPerRider, new SplittableRandom(config.seed() ^ RIDERS_STREAM));
       connection.commit();
       long millis = (System.nanoTime() - start) / 1_000_000;
@@ -241,7 +244,8 @@ public final class DemoData {
               + "AGE INT NOT NULL, "
               + "FARE DECIMAL(8,2) NOT NULL, "
               + "DISTANCE_KM DOUBLE NOT NULL, "
-              + "PICKUP_AT TIMESTAMP NOT NULL)");
+              + "PICKUP_AT TIMESTAMP NOT NULL, "
+              + "PICKUP_ZONE VARCHAR(24) NOT NULL)");
       statement.execute(
           "CREATE TABLE COUNTIES ("
               + "COUNTY VARCHAR(32) PRIMARY KEY, "
@@ -362,17 +366,17 @@ public final class DemoData {
   }
 
   /**
-   * Inserts the trips; {@code days} draws the pick-up instants, a stream of its own, so that adding
-   * them left every other column as it was.
+   * Inserts the trips; {@code days} draws the pick-up instants and {@code zones} the pick-up zones,
+   * each a stream of its own, so that adding them left every other column as it was.
    */
   private static void insertTrips(Connection connection, int[] tripsPerRider, SplittableRandom random,
-      SplittableRandom days) throws SQLException {
+      SplittableRandom days, SplittableRandom zones) throws SQLException {
     double[] countyWeights = new double[COUNTIES.size()];
     for (int c = 0; c < countyWeights.length; c++) {
       countyWeights[c] = COUNTIES.get(c).tripWeight();
     }
     try (PreparedStatement insert =
-        connection.prepareStatement("INSERT INTO TRIPS VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        connection.prepareStatement("INSERT INTO TRIPS VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       long tripId = 0;
       int pending = 0;
       for (int r = 0; r < tripsPerRider.length; r++) {
@@ -392,6 +396,7 @@ public final class DemoData {
           insert.setBigDecimal(8, fare(km, hour, county, random));
           insert.setDouble(9, km);
           insert.setObject(10, pickup(commute, hour, days));
+          insert.setString(11, county.name() + String.format(" Z%02d", pick(ZONE_WEIGHTS, zones) + 1));
           insert.addBatch();
           if (++pending == BATCH) {
             insert.executeBatch();
@@ -403,6 +408,18 @@ public final class DemoData {
       if (pending > 0) {
         insert.executeBatch();
       }
+    }
+  }
+
+  /** Mixes the seed of the pick-up zones' random stream. */
+  private static final long ZONES_STREAM = 0x9E3779B97F4A7C15L;
+
+  /** Zone i (from 1) of a county is drawn with weight 1/i^1.1: a few busy zones, a long tail. */
+  private static final double[] ZONE_WEIGHTS = new double[60];
+
+  static {
+    for (int i = 0; i < ZONE_WEIGHTS.length; i++) {
+      ZONE_WEIGHTS[i] = 1 / Math.pow(i + 1, 1.1);
     }
   }
 

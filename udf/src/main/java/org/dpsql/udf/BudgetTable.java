@@ -16,8 +16,9 @@ import org.dpsql.session.SystemTable;
  *
  * <p>Columns: ACCOUNTING ('pure'|'approx'|'zcdp'), UNIT ('epsilon'|'rho'), TOTAL, SPENT,
  * REMAINING, DELTA (the δ budget under approx, the reporting δ under zCDP, else NULL),
- * DELTA_SPENT (approx only), EPSILON_SPENT and EPSILON_TOTAL (ε at DELTA; equal to SPENT and TOTAL
- * under pure and approx), QUERIES (charged queries so far; free answers from synopses are not
+ * DELTA_SPENT (approx; under zCDP the δ spent by approximately zCDP releases, i.e. GROUP BY over
+ * keys: private columns), EPSILON_SPENT and EPSILON_TOTAL (under zCDP ε at DELTA less
+ * DELTA_SPENT; equal to SPENT and TOTAL under pure and approx), QUERIES (charged queries so far; free answers from synopses are not
  * counted).
  */
 public final class BudgetTable implements SystemTable {
@@ -60,7 +61,7 @@ public final class BudgetTable implements SystemTable {
         rho ? spent.rho() : spent.epsilon(),
         rho ? remaining.rho() : remaining.epsilon(),
         delta,
-        a.accounting() == Accounting.APPROX ? spent.delta() : null,
+        a.accounting() == Accounting.PURE ? null : spent.delta(),
         a.epsilonSpentAtDelta(),
         a.epsilonTotalAtDelta(),
         a.ledger().stream().filter(e -> e.source().equals(LedgerEntry.MEASURED)).count()});

@@ -26,13 +26,14 @@ class SystemTablesTest {
   private static Connection open(String budget) throws Exception {
     String db = "h2:mem:u" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1";
     try (Connection c = DriverManager.getConnection("jdbc:" + db); Statement st = c.createStatement()) {
-      st.execute("CREATE TABLE P (ID INT, CITY VARCHAR(10), INCOME INT)");
-      st.execute("INSERT INTO P SELECT X, CASE MOD(X, 2) WHEN 0 THEN 'A' ELSE 'B' END, MOD(X, 90) "
-          + "FROM SYSTEM_RANGE(1, 200)");
+      st.execute("CREATE TABLE P (ID INT, CITY VARCHAR(10), INCOME INT, ZIP VARCHAR(5))");
+      st.execute("INSERT INTO P SELECT X, CASE MOD(X, 2) WHEN 0 THEN 'A' ELSE 'B' END, MOD(X, 90), "
+          + "'z' || MOD(X, 3) FROM SYSTEM_RANGE(1, 200)");
     }
     Path policy = Files.createTempFile("udf-policy", ".yaml");
     Files.writeString(policy, budget + "tables:\n  P:\n    privacy_unit: ID\n    max_rows_per_unit: 1\n"
-        + "    columns:\n      CITY: {values: [A, B]}\n      INCOME: {clamp: [0, 100]}\n");
+        + "    columns:\n      CITY: {values: [A, B]}\n      INCOME: {clamp: [0, 100]}\n"
+        + "      ZIP: {keys: private}\n");
     policy.toFile().deleteOnExit();
     Properties p = new Properties();
     p.setProperty("policy", policy.toString());
@@ -48,6 +49,28 @@ class SystemTablesTest {
       }
       assertFalse(rs.next());
       return out;
+    }
+  }
+
+  @Test
+  void zcdpShowsTheDeltaSpentByPartitionSelection() throws Exception {
+    try (Connection c = open("budget:\n  accounting: zcdp\n  per_connection: {rho: 0.5, delta: 1e-6}\n"
+        + "  default_query: {rho: 0.05, delta: 1e-8}\n"); Statement st = c.createStatement()) {
+      st.executeQuery("SELECT ZIP, COUNT(*) FROM P GROUP BY ZIP").close();
+      List<Object> b = row(st, "SELECT SPENT, DELTA, DELTA_SPENT, EPSILON_SPENT FROM DPSQL.BUDGET");
+      assertEquals(0, new BigDecimal("0.05").compareTo((BigDecimal) b.get(0)));
+      assertEquals(0, new BigDecimal("1e-6").compareTo((BigDecimal) b.get(1)));
+      assertEquals(0, new BigDecimal("1e-8").compareTo((BigDecimal) b.get(2)));
+      // ε of the spent ρ at the δ left: 1e-6 − 1e-8
+      double left = 1e-6 - 1e-8;
+      assertEquals(Math.min(0.05 + 2 * Math.sqrt(0.05 * Math.log(1 / left)),
+          org.dpsql.accounting.TightConversion.zcdpNumeric(0.05, left).epsilon()),
+          ((Number) b.get(3)).doubleValue(), 1e-9);
+      try (ResultSet rs = st.executeQuery("SELECT MECHANISM, DELTA, RHO FROM DPSQL.LEDGER")) {
+        assertTrue(rs.next());
+        assertEquals("partition_selection+discrete_gaussian", rs.getString(1));
+        assertEquals(0, new BigDecimal("1e-8").compareTo(rs.getBigDecimal(2)));
+      }
     }
   }
 
