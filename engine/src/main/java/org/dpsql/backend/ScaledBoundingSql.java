@@ -45,15 +45,18 @@ import org.dpsql.rewrite.MeasurementPlan;
  * truncates a sum toward zero (at most one resolution step per cell less in size). Units with
  * at most k rows are measured exactly as before.
  *
- * <p>{@code COUNT(DISTINCT ...)} does not add up over rows and the quantile histogram ({@link
- * HistogramSql}) needs each value: both keep the window.
+ * <p>{@code COUNT(DISTINCT ...)} does not add up over rows, the quantile histogram ({@link
+ * HistogramSql}) needs each value, and a {@code GROUP BY} over {@code keys: private} keys counts
+ * each group's distinct units and bounds each unit's groups: all three keep the window (they
+ * pass extra grouping keys, or measurements that do not add up).
  */
 public final class ScaledBoundingSql {
   private ScaledBoundingSql() {}
 
   /**
    * Whether {@link MeasurementSql} bounds the plan by scaling instead of the window: on Trino,
-   * for measurements that all add up over rows, without the extra grouping keys of a histogram.
+   * for measurements that all add up over rows, without the extra grouping keys of a histogram
+   * or of private keys.
    * Measured ({@code BoundingFormulations}, README's Performance section): on Trino about 0.8×
    * the window's CPU time on TPC-H sf1 {@code orders}, 1.07× on {@code lineitem} (where no unit
    * has more than k rows); on H2 and PostgreSQL 2.6× and 2.8× the window's time, so they keep
