@@ -35,6 +35,7 @@ SELECT STATE, COUNT(DISTINCT RIDER_ID) AS RIDERS, STDDEV_POP(FARE) AS FARE_SPREA
 -- (EXPLAIN PLAN FOR shows it: about 120 riders). Half of the statement's rho selects the zones,
 -- half counts their trips. The counts are of the bounded trips: a few riders lose trips.
 -- truth: SELECT PICKUP_ZONE, COUNT(*) FROM TRIPS GROUP BY PICKUP_ZONE ORDER BY 2 DESC LIMIT 10
+-- groups: selected
 SELECT PICKUP_ZONE, COUNT(*) AS TRIPS FROM TRIPS GROUP BY PICKUP_ZONE ORDER BY TRIPS DESC LIMIT 10;
 
 -- With a declared column the zones are selected within each state; counting the released rows

@@ -407,7 +407,14 @@ public final class DemoRunner {
     for (String line : comparison.summary()) {
       out.println(INDENT + line);
     }
-    for (String note : comparison.notes()) {
+    List<String> notes = comparison.notes();
+    if (statement.groupsSelected() && comparison.missingGroups() > 0) {
+      // expected: the answer's groups were selected privately, or are a noisy top-n
+      out.println(INDENT + comparison.missingGroups() + " group(s) of the true answer are not in "
+          + "the released one: its groups are selected privately (or are a noisy top-n)");
+      notes = comparison.notesBesidesMissingGroups();
+    }
+    for (String note : notes) {
       out.println(INDENT + "PROBLEM: " + note);
       problems.add(where + ": " + note);
     }

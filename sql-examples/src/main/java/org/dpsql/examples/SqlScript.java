@@ -25,6 +25,9 @@ import java.util.Locale;
  *       hints is the truth query.
  *   <li>{@code -- expect-error: XDP02} says the statement must be refused with that SQLState;
  *       {@code -- expect-error:} alone accepts any refusal.
+ *   <li>{@code -- groups: selected} says the answer's groups are a subset of the true ones (groups
+ *       over a {@code keys: private} column, selected privately, or a noisy top-n): true groups
+ *       missing from the answer are expected, not a problem.
  *   <li>Comments inside a statement (after its first word) are part of the SQL.
  * </ul>
  */
@@ -32,6 +35,7 @@ public final class SqlScript {
 
   private static final String TRUTH = "truth:";
   private static final String EXPECT_ERROR = "expect-error:";
+  private static final String GROUPS_SELECTED = "groups: selected";
 
   /**
    * One statement of a script.
@@ -42,9 +46,11 @@ public final class SqlScript {
    * @param truth the {@code -- truth:} query, or {@code null} if none was given
    * @param expectedError {@code null} if the statement must succeed; the expected SQLState, or the
    *     empty string for "any refusal", if it must be refused
+   * @param groupsSelected whether the answer may lack some of the true groups ({@code -- groups:
+   *     selected})
    */
-  public record Statement(
-      int line, List<String> narration, String sql, String truth, String expectedError) {
+  public record Statement(int line, List<String> narration, String sql, String truth,
+      String expectedError, boolean groupsSelected) {
 
     public Statement {
       narration = List.copyOf(narration);
@@ -164,6 +170,7 @@ public final class SqlScript {
     private List<String> narration = new ArrayList<>();
     private StringBuilder truth;
     private String expectedError;
+    private boolean groupsSelected;
     private int annotationLine;
 
     Parser(String name, String text) {
@@ -183,7 +190,7 @@ public final class SqlScript {
           statement();
         }
       }
-      if (truth != null || expectedError != null) {
+      if (truth != null || expectedError != null || groupsSelected) {
         throw new IllegalArgumentException(
             name + ":" + annotationLine + ": annotation without a statement after it");
       }
@@ -199,6 +206,9 @@ public final class SqlScript {
         annotationLine = line;
       } else if (lower.startsWith(EXPECT_ERROR)) {
         expectedError = trimmed.substring(EXPECT_ERROR.length()).strip();
+        annotationLine = line;
+      } else if (lower.equals(GROUPS_SELECTED)) {
+        groupsSelected = true;
         annotationLine = line;
       } else {
         String textLine = body.startsWith(" ") ? body.substring(1) : body;
@@ -238,10 +248,12 @@ public final class SqlScript {
               trimTrailingBlanks(narration),
               body,
               truth == null ? null : truth.toString(),
-              expectedError));
+              expectedError,
+              groupsSelected));
       narration = new ArrayList<>();
       truth = null;
       expectedError = null;
+      groupsSelected = false;
     }
 
     private void copy(StringBuilder sql, int end) {

@@ -50,8 +50,11 @@ public final class TruthComparison {
   private final TextTable table;
   private final List<ColumnError> errors;
   private final List<String> notes;
+  private final int missingGroups;
 
-  private TruthComparison(TextTable table, List<ColumnError> errors, List<String> notes) {
+  private TruthComparison(TextTable table, List<ColumnError> errors, List<String> notes,
+      int missingGroups) {
+    this.missingGroups = missingGroups;
     this.table = table;
     this.errors = List.copyOf(errors);
     this.notes = List.copyOf(notes);
@@ -172,14 +175,24 @@ public final class TruthComparison {
         missing.add(key);
       }
     }
-    if (!missing.isEmpty()) {
+    if (!missing.isEmpty()) { // always the last note
       notes.add(
           missing.size()
               + " group(s) of the true result are missing from the answer, e.g. "
               + missing.get(0)
               + ": every cell of the policy domain should be returned");
     }
-    return new TruthComparison(table, errors, notes);
+    return new TruthComparison(table, errors, notes, missing.size());
+  }
+
+  /** The number of true groups the answer lacks (also reported in {@link #notes()}). */
+  public int missingGroups() {
+    return missingGroups;
+  }
+
+  /** {@link #notes()} without the one about true groups the answer lacks. */
+  public List<String> notesBesidesMissingGroups() {
+    return missingGroups == 0 ? notes : notes.subList(0, notes.size() - 1);
   }
 
   /** The noisy answer with the true value and the absolute error next to each noisy value. */

@@ -61,6 +61,18 @@ class SqlScriptTest {
   }
 
   @Test
+  void groupsSelectedAnnotationMarksItsStatementOnly() {
+    SqlScript script = SqlScript.parse("t.sql", String.join("\n",
+        "-- Top zones.",
+        "-- groups: selected",
+        "SELECT ZONE, COUNT(*) FROM TRIPS GROUP BY ZONE;",
+        "SELECT STATE, COUNT(*) FROM TRIPS GROUP BY STATE;"));
+    assertTrue(script.statements().get(0).groupsSelected());
+    assertEquals(List.of("Top zones."), script.statements().get(0).narration());
+    assertFalse(script.statements().get(1).groupsSelected());
+  }
+
+  @Test
   void withoutTruthTheStatementMinusHintsIsTheTruth() {
     SqlScript script =
         SqlScript.parse("t.sql", "SELECT /*+ DP(rho='0.05') */ STATE, COUNT(*) FROM TRIPS GROUP BY STATE;");
