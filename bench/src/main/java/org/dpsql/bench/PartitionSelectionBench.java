@@ -76,10 +76,11 @@ public final class PartitionSelectionBench {
       st.execute("CREATE TABLE P (ID BIGINT PRIMARY KEY, UNIT INT NOT NULL, K VARCHAR(12) "
           + "NOT NULL)");
       // half of the rows over 1,000 busy keys, half over the 99,000 others
+      // (the hash's parity is that of u + r, so it is halved before the MOD)
       st.execute("INSERT INTO P SELECT ROW_NUMBER() OVER (), u.X, CASE WHEN MOD(u.X + r.X, 2) = 0 "
-          + "THEN 'k' || MOD(u.X * 7919 + r.X * 104729, 1000) ELSE 'k' || (1000 + MOD(u.X * 7919 "
-          + "+ r.X * 104729, " + (KEYS - 1000) + ")) END FROM SYSTEM_RANGE(0, 199999) u "
-          + "JOIN SYSTEM_RANGE(1, 9) r ON r.X <= 1 + MOD(u.X * 7, 9)");
+          + "THEN 'k' || MOD((u.X * 7919 + r.X * 104729) / 2, 1000) ELSE 'k' || (1000 + "
+          + "MOD((u.X * 7919 + r.X * 104729) / 2, " + (KEYS - 1000) + ")) END "
+          + "FROM SYSTEM_RANGE(0, 199999) u JOIN SYSTEM_RANGE(1, 9) r ON r.X <= 1 + MOD(u.X * 7, 9)");
       try (ResultSet rs = st.executeQuery("SELECT COUNT(*), COUNT(DISTINCT K) FROM P")) {
         rs.next();
         System.out.printf("loaded %,d rows, %,d distinct keys%n", rs.getLong(1), rs.getLong(2));
