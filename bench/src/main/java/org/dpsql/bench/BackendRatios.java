@@ -9,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -206,14 +205,14 @@ public final class BackendRatios {
       for (int i = 0; i < measured; i++) {
         r[i] = times.get(p)[i] / exact[i];
       }
-      ratios.put(p, median(r));
+      ratios.put(p, FrontEndBench.median(r));
       System.out.printf("  %-18s %-18s median %8.1f ms (exact %8.1f ms)%n", b.name(), p,
-          median(times.get(p)), median(exact));
+          FrontEndBench.median(times.get(p)), FrontEndBench.median(exact));
     }
     for (Connection c : open) {
       BenchDatabase.closeQuietly(c);
     }
-    return median(exact);
+    return FrontEndBench.median(exact);
   }
 
   /** TPC-H on Trino: private GROUP BYs with bounding against the same statements run directly. */
@@ -273,7 +272,7 @@ public final class BackendRatios {
           }
         }
         System.out.printf("| `%s` | %.0f ms | %.0f ms | %.2f× |%n", q.replace("?", "'x<n>'"),
-            median(te), median(td), median(r));
+            FrontEndBench.median(te), FrontEndBench.median(td), FrontEndBench.median(r));
       }
     }
   }
@@ -314,14 +313,8 @@ public final class BackendRatios {
     }
   }
 
-  private static double median(double[] values) {
-    double[] t = values.clone();
-    Arrays.sort(t);
-    int n = t.length;
-    return n % 2 == 1 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-  }
-
-  private static String loadAverage() {
+  /** The load average of the last 1, 5 and 15 minutes, as {@code /proc/loadavg} gives it. */
+  static String loadAverage() {
     try {
       String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
       return f[0] + " " + f[1] + " " + f[2];

@@ -185,7 +185,7 @@ public final class BoundingFormulations {
     floor = args.length > 4 && args[4].equals("floor");
     System.out.printf("Bounding formulations, directly over JDBC; %d warm-up + %d measured rounds, "
         + "interleaved (rotating order); %d cores; load average at start %s%n", warmup, measured,
-        Runtime.getRuntime().availableProcessors(), loadAverage());
+        Runtime.getRuntime().availableProcessors(), BackendRatios.loadAverage());
     int rows = BenchDatabase.BIG_ROWS;
     Case t = new Case("T: G, COUNT(*) WHERE G >= ?, unit UNIT, k = 5",
         BenchDatabase.QUERY, "T", "(G >= ?) AND G >= 0 AND G <= 49", List.of("G"),
@@ -237,13 +237,13 @@ public final class BoundingFormulations {
       System.out.println("Trino: skipped (DPSQL_TEST_TRINO_URL not set)");
     }
     System.out.printf("%nLoad average at end: %s (2 cores: above ~1 means other work shared the "
-        + "CPU)%n", loadAverage());
+        + "CPU)%n", BackendRatios.loadAverage());
     System.exit(0);
   }
 
   private static void run(String backend, Connection c, List<Case> cases, int warmup, int measured)
       throws SQLException {
-    System.out.printf("%n%s (load average %s)%n", backend, loadAverage());
+    System.out.printf("%n%s (load average %s)%n", backend, BackendRatios.loadAverage());
     for (Case k : cases) {
       if (only != null && !k.name().startsWith(only)) {
         continue;
@@ -273,7 +273,7 @@ public final class BoundingFormulations {
                 : trinoCpuMs(c.getMetaData().getURL(), ids.get(0));
           }
         }
-        System.out.printf("  round %d done, load average %s%n", round + 1, loadAverage());
+        System.out.printf("  round %d done, load average %s%n", round + 1, BackendRatios.loadAverage());
       }
       boolean trino = !Double.isNaN(cpu.get("exact")[0]);
       System.out.println("| form | median | ÷ exact (median of per-round ratios) |"
@@ -286,8 +286,8 @@ public final class BoundingFormulations {
           r[i] = times.get(n)[i] / times.get("exact")[i];
           rc[i] = cpu.get(n)[i] / cpu.get("exact")[i];
         }
-        System.out.printf("| %s | %.0f ms | %.2f× |%s%n", n, median(times.get(n)), median(r),
-            trino ? String.format(" %.0f ms | %.2f× |", median(cpu.get(n)), median(rc)) : "");
+        System.out.printf("| %s | %.0f ms | %.2f× |%s%n", n, FrontEndBench.median(times.get(n)), FrontEndBench.median(r),
+            trino ? String.format(" %.0f ms | %.2f× |", FrontEndBench.median(cpu.get(n)), FrontEndBench.median(rc)) : "");
       }
       for (String f : names) {
         if (!f.startsWith("scaled")) {
@@ -298,13 +298,13 @@ public final class BoundingFormulations {
           s[i] = times.get(f)[i] / times.get("window")[i];
         }
         System.out.printf("%s ÷ window (median of per-round ratios): %.2f×; per round: %s%n", f,
-            median(s), Arrays.toString(Arrays.stream(s).map(x -> Math.round(x * 100) / 100.0).toArray()));
+            FrontEndBench.median(s), Arrays.toString(Arrays.stream(s).map(x -> Math.round(x * 100) / 100.0).toArray()));
         if (trino) {
           for (int i = 0; i < measured; i++) {
             s[i] = cpu.get(f)[i] / cpu.get("window")[i];
           }
           System.out.printf("%s ÷ window, Trino CPU time (median of per-round ratios): %.2f×%n", f,
-              median(s));
+              FrontEndBench.median(s));
         }
       }
     }
@@ -413,19 +413,5 @@ public final class BoundingFormulations {
     }
   }
 
-  private static double median(double[] values) {
-    double[] t = values.clone();
-    Arrays.sort(t);
-    int n = t.length;
-    return n % 2 == 1 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-  }
 
-  private static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (Exception e) {
-      return "n/a";
-    }
-  }
 }

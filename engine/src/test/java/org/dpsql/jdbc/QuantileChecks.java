@@ -75,4 +75,25 @@ final class QuantileChecks {
     assertTrue(point.compareTo(disc.subtract(step)) >= 0 && point.compareTo(upper) <= 0,
         detail + ": not within a step of PERCENTILE_DISC " + disc + " (next " + upper + ")");
   }
+
+  /**
+   * Checks every row of {@code rs} (columns: the group, then the quartiles q1, q2, q3) as exact
+   * quantiles of that group's {@code values} (see the class comment) and in order; returns the
+   * number of rows.
+   */
+  static int assertExactQuartiles(ResultSet rs, Map<String, List<BigDecimal>> values,
+      BigDecimal lo, BigDecimal hi, BigDecimal step) throws SQLException {
+    int n = 0;
+    double[] ps = {0.25, 0.5, 0.75};
+    while (rs.next()) {
+      n++;
+      String group = rs.getString(1);
+      for (int i = 0; i < 3; i++) {
+        assertExactQuantile(values.get(group), ps[i], rs.getDouble(2 + i), lo, hi, step, group);
+      }
+      assertTrue(rs.getDouble(2) <= rs.getDouble(3) && rs.getDouble(3) <= rs.getDouble(4),
+          "quartiles in order for " + group);
+    }
+    return n;
+  }
 }

@@ -599,17 +599,7 @@ class TrinoBackendTest {
           + "PERCENTILE_CONT(0.25) WITHIN GROUP (ORDER BY fare) AS q1, "
           + "PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY fare) AS q2, "
           + "PERCENTILE_CONT(0.75) WITHIN GROUP (ORDER BY fare) AS q3 FROM trips GROUP BY region")) {
-        int n = 0;
-        while (rs.next()) {
-          n++;
-          double[] ps = {0.25, 0.5, 0.75};
-          for (int i = 0; i < 3; i++) {
-            QuantileChecks.assertExactQuantile(fares.get(rs.getString(1)), ps[i],
-                rs.getDouble(2 + i), lo, hi, step, rs.getString(1));
-          }
-          assertTrue(rs.getDouble(2) <= rs.getDouble(3) && rs.getDouble(3) <= rs.getDouble(4));
-        }
-        assertEquals(4, n);
+        assertEquals(4, QuantileChecks.assertExactQuartiles(rs, fares, lo, hi, step));
       }
       assertEquals(0, new java.math.BigDecimal("200000000").compareTo(
           TestDatabase.session(c).accountant().spent().rho()), "two statements of 1e8");
