@@ -454,8 +454,11 @@ final class SchemaValidator {
     matches = prefer(matches, t -> t.name().equals(name));
     matches = prefer(matches, t -> !isSystemSchema(t.schema()));
     if (matches.size() > 1) {
+      // (a table of the current schema would have been preferred above)
       throw problem(path, "ambiguous: the backend has "
           + matches.stream().map(TableRef::qualified).collect(Collectors.joining(", "))
+          + (currentSchema != null ? "; the connection's current schema, "
+              + currentSchema + ", has no such table (is it the schema you meant?)" : "")
           + "; connect with the intended schema as the current schema");
     }
     return matches.get(0);

@@ -136,6 +136,20 @@ class PolicyErrorTest {
   }
 
   @Test
+  void ambiguousTableNamesTheCurrentSchemaThatLacksIt() throws Exception {
+    try (java.sql.Statement st = h2.connection.createStatement()) {
+      st.execute("CREATE SCHEMA IF NOT EXISTS SF1");
+      st.execute("CREATE SCHEMA IF NOT EXISTS SF100");
+      st.execute("CREATE TABLE IF NOT EXISTS SF1.LINES (K INT)");
+      st.execute("CREATE TABLE IF NOT EXISTS SF100.LINES (K INT)");
+    }
+    // the current schema (PUBLIC) has no LINES: as a URL naming a schema that does not exist
+    assertRefused(withTables("lines: {privacy_unit: ROW, columns: {k: {values: [1]}}}"),
+        "tables.lines", "ambiguous", "SF1.LINES", "SF100.LINES",
+        "current schema, PUBLIC, has no such table");
+  }
+
+  @Test
   void missingFile() {
     Path missing = dir.resolve("nope.yaml");
     SQLException e = assertThrows(SQLException.class,
