@@ -103,15 +103,8 @@ public final class BoundingFormulations {
      * (as DECIMAL(38, 0)) truncated toward zero.
      */
     String scaled() {
-      List<String> pre = new ArrayList<>(List.of(unit + " AS DPSQL_U"));
-      List<String> preGroup = new ArrayList<>(List.of(unit));
-      List<String> keyNames = new ArrayList<>();
-      for (int i = 0; i < keys.size(); i++) {
-        pre.add(keys.get(i) + " AS K" + i);
-        preGroup.add(keys.get(i));
-        keyNames.add("K" + i);
-      }
-      pre.add("COUNT(*) AS DPSQL_C");
+      List<String> pre = preAggregated();
+      List<String> keyNames = keyNames();
       String window = "OVER (PARTITION BY DPSQL_U ORDER BY " + String.join(", ", keyNames);
       List<String> mid = new ArrayList<>(keyNames);
       mid.add("SUM(DPSQL_C) " + window
@@ -133,10 +126,7 @@ public final class BoundingFormulations {
         }
         outer.add("SUM(CASE WHEN DPSQL_N <= " + k + " THEN " + c + " ELSE " + scaled + " END) AS M" + i);
       }
-      return "SELECT " + String.join(", ", outer) + " FROM (SELECT " + String.join(", ", mid)
-          + " FROM (SELECT " + String.join(", ", pre) + " FROM " + from + " WHERE " + where
-          + " GROUP BY " + String.join(", ", preGroup) + ") DPSQL_P) DPSQL_Q GROUP BY "
-          + String.join(", ", keyNames);
+      return scaledStatement(outer, mid, pre);
     }
 
     /**
@@ -145,15 +135,8 @@ public final class BoundingFormulations {
      * expectation c·k/n, so a heavy unit counts fewer than k rows).
      */
     String scaledFloor() {
-      List<String> pre = new ArrayList<>(List.of(unit + " AS DPSQL_U"));
-      List<String> preGroup = new ArrayList<>(List.of(unit));
-      List<String> keyNames = new ArrayList<>();
-      for (int i = 0; i < keys.size(); i++) {
-        pre.add(keys.get(i) + " AS K" + i);
-        preGroup.add(keys.get(i));
-        keyNames.add("K" + i);
-      }
-      pre.add("COUNT(*) AS DPSQL_C");
+      List<String> pre = preAggregated();
+      List<String> keyNames = keyNames();
       List<String> mid = new ArrayList<>(keyNames);
       mid.add("SUM(DPSQL_C) OVER (PARTITION BY DPSQL_U) AS DPSQL_N");
       List<String> outer = new ArrayList<>(keyNames);
@@ -165,10 +148,36 @@ public final class BoundingFormulations {
         outer.add("SUM(CASE WHEN DPSQL_N <= " + k + " THEN " + c + " ELSE " + quotient(c + " * " + k)
             + " END) AS M" + i);
       }
+      return scaledStatement(outer, mid, pre);
+    }
+
+    /** The cells' key names {@code K0..}. */
+    private List<String> keyNames() {
+      List<String> names = new ArrayList<>();
+      for (int i = 0; i < keys.size(); i++) {
+        names.add("K" + i);
+      }
+      return names;
+    }
+
+    /** The per-(unit, cell) pre-aggregation's select items: unit, keys, row count. */
+    private List<String> preAggregated() {
+      List<String> pre = new ArrayList<>(List.of(unit + " AS DPSQL_U"));
+      for (int i = 0; i < keys.size(); i++) {
+        pre.add(keys.get(i) + " AS K" + i);
+      }
+      pre.add("COUNT(*) AS DPSQL_C");
+      return pre;
+    }
+
+    /** The scaled statement from its three levels' select items, grouped by the cells' keys. */
+    private String scaledStatement(List<String> outer, List<String> mid, List<String> pre) {
+      List<String> preGroup = new ArrayList<>(List.of(unit));
+      preGroup.addAll(keys);
       return "SELECT " + String.join(", ", outer) + " FROM (SELECT " + String.join(", ", mid)
           + " FROM (SELECT " + String.join(", ", pre) + " FROM " + from + " WHERE " + where
           + " GROUP BY " + String.join(", ", preGroup) + ") DPSQL_P) DPSQL_Q GROUP BY "
-          + String.join(", ", keyNames);
+          + String.join(", ", keyNames());
     }
 
     /** x / DPSQL_N truncated toward zero, exactly (x whole). */

@@ -76,26 +76,15 @@ public final class ExactMeasurer {
 
   /** {@code result[m][cell]}: measurement m (counts, or sums in resolution steps) of each cell. */
   public long[][] measure(MeasurementPlan plan, List<Object> parameters) throws SQLException {
-    MeasurementSql sql = sqlFor(plan);
     int keys = plan.cells().columns().size();
     int ms = plan.measurements().size();
     long[][] out = new long[ms][plan.cells().size()];
-    try (PreparedStatement ps = backend.prepareStatement(sql.sql())) {
-      bind(ps, sql, parameters);
-      try (ResultSet rs = ps.executeQuery()) {
-        Object[] keyValues = new Object[keys];
-        while (rs.next()) {
-          int cell = cellOf(plan, rs, keyValues);
-          if (cell < 0) {
-            continue; // cannot happen: the SQL keeps only rows inside the domain
-          }
-          long[] values = measurements(rs, keys, ms);
-          for (int m = 0; m < ms; m++) {
-            out[m][cell] = values[m];
-          }
-        }
+    forEachCellRow(sqlFor(plan), plan, parameters, (cell, rs) -> {
+      long[] values = measurements(rs, keys, ms);
+      for (int m = 0; m < ms; m++) {
+        out[m][cell] = values[m];
       }
-    }
+    });
     return out;
   }
 
@@ -111,30 +100,19 @@ public final class ExactMeasurer {
    */
   public List<org.dpsql.rewrite.MeasuredGroup> partitions(MeasurementPlan plan,
       List<Object> parameters) throws SQLException {
-    MeasurementSql sql = partitionSqlFor(plan);
     int declared = plan.cells().columns().size();
     int keys = declared + plan.query().privateGroupBy().size();
     int ms = plan.measurements().size();
     List<org.dpsql.rewrite.MeasuredGroup> out = new java.util.ArrayList<>();
-    try (PreparedStatement ps = backend.prepareStatement(sql.sql())) {
-      bind(ps, sql, parameters);
-      try (ResultSet rs = ps.executeQuery()) {
-        Object[] keyValues = new Object[declared];
-        while (rs.next()) {
-          int cell = cellOf(plan, rs, keyValues);
-          if (cell < 0) {
-            continue; // cannot happen: the SQL keeps only rows inside the domain
-          }
-          List<Object> privateKeys = new java.util.ArrayList<>();
-          for (int k = declared; k < keys; k++) {
-            privateKeys.add(rs.getObject(k + 1));
-          }
-          long[] values = measurements(rs, keys, ms);
-          long units = rs.getLong(keys + ms + 1);
-          out.add(new org.dpsql.rewrite.MeasuredGroup(cell, privateKeys, units, values));
-        }
+    forEachCellRow(partitionSqlFor(plan), plan, parameters, (cell, rs) -> {
+      List<Object> privateKeys = new java.util.ArrayList<>();
+      for (int k = declared; k < keys; k++) {
+        privateKeys.add(rs.getObject(k + 1));
       }
-    }
+      long[] values = measurements(rs, keys, ms);
+      long units = rs.getLong(keys + ms + 1);
+      out.add(new org.dpsql.rewrite.MeasuredGroup(cell, privateKeys, units, values));
+    });
     return out;
   }
 
@@ -151,27 +129,42 @@ public final class ExactMeasurer {
    */
   public long[][] histogram(MeasurementPlan plan, org.dpsql.policy.ColumnPolicy column,
       org.dpsql.rewrite.QuantileGrid grid, List<Object> parameters) throws SQLException {
-    MeasurementSql sql = histogramSqlFor(plan, column, grid);
     int keys = plan.cells().columns().size();
     long[][] out = new long[plan.cells().size()][grid.size()];
+    forEachCellRow(histogramSqlFor(plan, column, grid), plan, parameters, (cell, rs) -> {
+      // the SQL's point is in [0, size); kept there against a backend's rounding at the ends
+      int point = Math.max(0, Math.min(grid.size() - 1,
+          rs.getBigDecimal(keys + 1).setScale(0, java.math.RoundingMode.FLOOR).intValueExact()));
+      BigDecimal v = rs.getBigDecimal(keys + 2);
+      out[cell][point] += v == null ? 0 : v.longValueExact();
+    });
+    return out;
+  }
+
+  /** What is read from one result row of a measurement, given the row's cell. */
+  @FunctionalInterface
+  private interface CellRow {
+    void read(int cell, ResultSet row) throws SQLException;
+  }
+
+  /**
+   * Runs a measurement statement with the analyst's parameters and hands every result row to
+   * {@code read} with the cell of its first keys (the plan's declared group keys).
+   */
+  private void forEachCellRow(MeasurementSql sql, MeasurementPlan plan, List<Object> parameters,
+      CellRow read) throws SQLException {
     try (PreparedStatement ps = backend.prepareStatement(sql.sql())) {
       bind(ps, sql, parameters);
       try (ResultSet rs = ps.executeQuery()) {
-        Object[] keyValues = new Object[keys];
+        Object[] keyValues = new Object[plan.cells().columns().size()];
         while (rs.next()) {
           int cell = cellOf(plan, rs, keyValues);
-          if (cell < 0) {
-            continue; // cannot happen: the SQL keeps only rows inside the domain
+          if (cell >= 0) { // always: the SQL keeps only rows inside the domain
+            read.read(cell, rs);
           }
-          // the SQL's point is in [0, size); kept there against a backend's rounding at the ends
-          int point = Math.max(0, Math.min(grid.size() - 1,
-              rs.getBigDecimal(keys + 1).setScale(0, java.math.RoundingMode.FLOOR).intValueExact()));
-          BigDecimal v = rs.getBigDecimal(keys + 2);
-          out[cell][point] += v == null ? 0 : v.longValueExact();
         }
       }
     }
-    return out;
   }
 
   /** The {@code ms} measurements of a result row, after its {@code keys} key columns. */
