@@ -359,7 +359,7 @@ public final class MeasurementSql {
     return "ROUND(" + exact + " / " + num(resolution) + ", 0)";
   }
 
-  private static List<String> literals(CategoricalDomain domain, SqlDialect dialect) {
+  static List<String> literals(CategoricalDomain domain, SqlDialect dialect) {
     List<String> out = new ArrayList<>();
     for (Object v : domain.values()) {
       out.add(v instanceof BigDecimal b ? num(b) : dialect.quoteStringLiteral(v.toString()));

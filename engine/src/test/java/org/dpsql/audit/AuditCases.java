@@ -42,7 +42,8 @@ final class AuditCases {
 
   /** Every path, in report order. */
   static List<AuditCase> all() {
-    return List.of(countGeometric(), countDiscreteGaussian(), countScaledForTrino(), sumGeometric(),
+    return List.of(countGeometric(), countDiscreteGaussian(), countScaledForTrino(), sumScaledPairsForTrino(),
+        sumGeometric(),
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
@@ -129,6 +130,23 @@ final class AuditCases {
             + "δ) = (1, 1e-6), bounded by scaling (the statement written for Trino)", APPROX,
         "SELECT /*+ DP(epsilon='1', delta='1e-6', mechanism='gaussian') */ G, COUNT(*) AS N "
             + "FROM T GROUP BY G", ReleasedValue.cell("G", "A", "N"), BackendFault.SCALING_OFF);
+  }
+
+  /**
+   * A sum over more cells than the statement for Trino reduces to one row per unit ({@code
+   * ScaledBoundingSql.MAX_UNIT_ROW_CELLS}): G × AGE × day of TS, 112 cells, bounded by scaling with
+   * the window over (unit, cell) pairs, run by H2 presented as Trino. The added unit's 100 rows
+   * lie in one cell.
+   */
+  static AuditCase sumScaledPairsForTrino() {
+    return new AuditCase("sum-dgauss-trino-pairs", "SUM(V) GROUP BY G, AGE, day of TS (112 "
+            + "cells), discrete Gaussian, zCDP ρ = 0.05, bounded by scaling over (unit, cell) pairs "
+            + "(the statement written for Trino)", aggregateBackground(), aggregateUnit(),
+        aggregatePolicy(ZCDP, "      TS: {min: 2024-01-01, max: 2024-01-07, bin: 1 day}\n"),
+        "SELECT /*+ DP(rho='0.05', mechanism='gaussian') */ G, AGE, CAST(TS AS DATE) AS D, "
+            + "SUM(V) AS S FROM T GROUP BY G, AGE, CAST(TS AS DATE)",
+        ReleasedValue.cell(java.util.Map.of("G", "A", "AGE", 3,
+            "D", java.sql.Date.valueOf("2024-01-04")), "S"), BackendFault.SCALING_OFF);
   }
 
   static AuditCase sumGeometric() {

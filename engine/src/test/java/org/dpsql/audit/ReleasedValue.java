@@ -26,6 +26,25 @@ interface ReleasedValue {
     };
   }
 
+  /**
+   * Column {@code value} of the row whose columns equal {@code keys} (column to value), compared
+   * as text (a bin's lower edge is released as a decimal).
+   */
+  static ReleasedValue cell(java.util.Map<String, Object> keys, String value) {
+    return rs -> {
+      while (rs.next()) {
+        boolean match = true;
+        for (java.util.Map.Entry<String, Object> k : keys.entrySet()) {
+          match &= String.valueOf(rs.getObject(k.getKey())).equals(String.valueOf(k.getValue()));
+        }
+        if (match) {
+          return number(rs, value);
+        }
+      }
+      throw new SQLException("no released row with " + keys);
+    };
+  }
+
   /** Column {@code value} of the first row whose column {@code key} is NULL (a roll-up total). */
   static ReleasedValue rolledUpTotal(String key, String value) {
     return rs -> {

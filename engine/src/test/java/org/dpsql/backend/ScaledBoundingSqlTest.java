@@ -71,12 +71,23 @@ class ScaledBoundingSqlTest {
     Files.deleteIfExists(policy);
   }
 
-  /** The plan of {@link #QUERY} with {@code max_rows_per_unit: k}. */
-  private MeasurementPlan plan(int k) throws Exception {
+  /**
+   * The two forms of the statement: one row per unit up to {@link
+   * ScaledBoundingSql#MAX_UNIT_ROW_CELLS} cells, the window over (unit, cell) pairs above: G's
+   * domain is a, b, c, then {@code extra} values that no row has (after c in both forms' order).
+   */
+  private static final int[] EXTRA_VALUES = {0, ScaledBoundingSql.MAX_UNIT_ROW_CELLS};
+
+  /** The plan of {@link #QUERY} with {@code max_rows_per_unit: k}, G declared a, b, c + extra. */
+  private MeasurementPlan plan(int k, int extra) throws Exception {
+    StringBuilder values = new StringBuilder("a, b, c");
+    for (int i = 0; i < extra; i++) {
+      values.append(", z").append(i);
+    }
     Files.writeString(policy, "allow_seed: true\nbudget:\n  accounting: zcdp\n"
         + "  per_connection: {rho: 10}\n  default_query: {rho: 1}\ntables:\n  R:\n"
         + "    privacy_unit: U\n    max_rows_per_unit: " + k + "\n    columns:\n"
-        + "      G: {values: [a, b, c]}\n      V: {clamp: [-10, 10]}\n"
+        + "      G: {values: [" + values + "]}\n      V: {clamp: [-10, 10]}\n"
         + "      W: {clamp: [-5, 5]}\n");
     Policy p = PolicyLoader.load(policy.toString(), c);
     QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(c, p), c.getSchema(),
@@ -84,9 +95,20 @@ class ScaledBoundingSqlTest {
     return MeasurementPlan.of(((AnalyzedStatement.PrivateAggregate) analyzer.analyze(QUERY)).query());
   }
 
-  /** The measurement with the Trino dialect's statement (bounding by scaling), run on H2. */
+  /**
+   * The measurement with the Trino dialect's statement (bounding by scaling), run on H2: the
+   * cells a, b, c (the extra values, which no row has, measured 0).
+   */
   private long[][] measure(MeasurementPlan plan, String excluded) throws SQLException {
-    return new ExactMeasurer(c, TrinoSqlDialect.DEFAULT).measure(plan, List.of(excluded));
+    long[][] all = new ExactMeasurer(c, TrinoSqlDialect.DEFAULT).measure(plan, List.of(excluded));
+    long[][] abc = new long[all.length][];
+    for (int m = 0; m < all.length; m++) {
+      abc[m] = java.util.Arrays.copyOf(all[m], CELLS.size());
+      for (int cell = CELLS.size(); cell < all[m].length; cell++) {
+        assertEquals(0, all[m][cell], "measurement " + m + " of an empty cell");
+      }
+    }
+    return abc;
   }
 
   private void insert(List<Object[]> rows) throws SQLException {
@@ -104,10 +126,13 @@ class ScaledBoundingSqlTest {
 
   @Test
   void theStatementScalesOnTrinoOnlyAndKeepsTheWindowElsewhere() throws Exception {
-    MeasurementPlan plan = plan(3);
+    MeasurementPlan plan = plan(3, 0);
     String trino = MeasurementSql.of(plan, TrinoSqlDialect.DEFAULT).sql();
-    assertFalse(trino.contains("ROW_NUMBER"), trino);
-    assertTrue(trino.contains("OVER (PARTITION BY \"DPSQL_U\" ORDER BY \"K0\""), trino);
+    assertFalse(trino.contains("ROW_NUMBER") || trino.contains("OVER"), trino);
+    assertTrue(trino.contains("GROUP BY \"DPSQL_U\"") && trino.contains("FILTER (WHERE"), trino);
+    String pairs = MeasurementSql.of(plan(3, EXTRA_VALUES[1]), TrinoSqlDialect.DEFAULT).sql();
+    assertFalse(pairs.contains("ROW_NUMBER"), pairs);
+    assertTrue(pairs.contains("OVER (PARTITION BY \"DPSQL_U\" ORDER BY \"K0\""), pairs);
     SqlDialect h2 = SqlDialectFactoryImpl.INSTANCE.create(c.getMetaData());
     String window = MeasurementSql.of(plan, h2).sql();
     assertTrue(window.contains("ROW_NUMBER() OVER (PARTITION BY") && window.contains("<= 3"), window);
@@ -140,7 +165,12 @@ class ScaledBoundingSqlTest {
         new Object[] {17, 3, "c", 10, null},
         new Object[] {18, 3, "c", 10, null},
         new Object[] {19, 3, "c", 10, null}));
-    MeasurementPlan plan = plan(3);
+    for (int extra : EXTRA_VALUES) {
+      heavyUnitsAreScaledAsComputedByHand(plan(3, extra));
+    }
+  }
+
+  private void heavyUnitsAreScaledAsComputedByHand(MeasurementPlan plan) throws Exception {
     long[][] x = measure(plan, "z");
     // unit 2, COUNT(*): cumulative 5, 8, 10 -> floor(x * 3 / 10) = 1, 2, 3 -> 1, 1, 1 (three rows;
     // rounding each cell down alone would give 1, 0, 0). Unit 3: floor(4 * 3 / 4) = 3.
@@ -164,8 +194,9 @@ class ScaledBoundingSqlTest {
   void addingOneUnitMovesEachVectorByItsContributionWithinTheSensitivity() throws Exception {
     Random random = new Random(20261126L);
     int scaledTrials = 0;
-    for (int k : new int[] {1, 3, 7}) {
-      MeasurementPlan plan = plan(k);
+    for (int[] form : new int[][] {{1, 0}, {3, 0}, {7, 0}, {1, 1}, {3, 1}, {7, 1}}) {
+      int k = form[0];
+      MeasurementPlan plan = plan(k, EXTRA_VALUES[form[1]]);
       for (int trial = 0; trial < 12; trial++) {
         try (Statement st = c.createStatement()) {
           st.execute("DELETE FROM R");
@@ -214,7 +245,7 @@ class ScaledBoundingSqlTest {
         }
       }
     }
-    assertTrue(scaledTrials >= 20, "most added units are heavy: " + scaledTrials);
+    assertTrue(scaledTrials >= 40, "most added units are heavy: " + scaledTrials);
   }
 
   /** A random row: V in [-15, 15] or NULL, W in [-7, 7] with 5 decimals or NULL. */

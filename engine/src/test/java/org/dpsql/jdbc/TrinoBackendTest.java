@@ -23,6 +23,7 @@ import org.apache.calcite.sql.SqlDialect;
 import org.dpsql.backend.BackendCatalog;
 import org.dpsql.backend.BackendDialects;
 import org.dpsql.backend.ExactMeasurer;
+import org.dpsql.backend.MeasurementSql;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
 import org.dpsql.rewrite.MeasurementPlan;
@@ -93,6 +94,8 @@ class TrinoBackendTest {
           + "(2, 'b', -20, -7), (2, 'b', -20, 0.00001), (2, 'b', -1, 0.00001), (2, 'c', NULL, NULL), "
           + "(2, 'c', NULL, NULL), (3, 'c', 10, NULL), (3, 'c', 10, NULL), (3, 'c', 10, NULL), "
           + "(3, 'c', 10, NULL)");
+      // the same rows under a policy with more cells than one row per unit takes (the pair window)
+      st.execute("CREATE TABLE " + s + ".heavy_wide AS SELECT * FROM " + s + ".heavy");
       st.execute("CREATE TABLE " + s + ".zones (region varchar, name varchar)");
       st.execute("INSERT INTO " + s + ".zones VALUES ('N', 'North'), ('S', 'South'), ('E', 'East')");
       // SafeTab: 600 persons in 2 states, each in 1 or 2 of 3 iterations
@@ -113,7 +116,7 @@ class TrinoBackendTest {
       return;
     }
     try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
-      for (String t : List.of("trips", "tolls", "visits", "heavy", "zones", "persons",
+      for (String t : List.of("trips", "tolls", "visits", "heavy", "heavy_wide", "zones", "persons",
           "person_iteration", "baskets")) {
         st.execute("DROP TABLE IF EXISTS memory." + schema + "." + t);
       }
@@ -135,6 +138,9 @@ class TrinoBackendTest {
       + "      toll: {clamp: [0, 3000]}\n"
       + "  heavy:\n    privacy_unit: u\n    max_rows_per_unit: 3\n    columns:\n"
       + "      g: {values: [a, b, c]}\n      v: {clamp: [-10, 10]}\n      w: {clamp: [-5, 5]}\n"
+      + "  heavy_wide:\n    privacy_unit: u\n    max_rows_per_unit: 3\n    columns:\n"
+      + "      g: {values: [a, b, c, z0, z1, z2, z3, z4, z5, z6, z7]}\n"
+      + "      v: {clamp: [-10, 10]}\n      w: {clamp: [-5, 5]}\n"
       + "  zones: {public: true}\n";
 
   private static final String ADAPTIVE = "adaptive_tables:\n  DHC:\n"
@@ -279,14 +285,27 @@ class TrinoBackendTest {
   private static long[][] measure(String sql) throws Exception {
     writePolicy("zcdp", "per_query");
     try (Connection backend = trino()) {
-      Policy p = PolicyLoader.load(policy.toString(), backend);
       SqlDialect dialect = BackendDialects.of(backend.getMetaData());
-      assertTrue(BackendDialects.isTrino(dialect));
-      QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(backend, p),
-          backend.getSchema(), dialect);
-      AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(sql);
-      return new ExactMeasurer(backend, dialect).measure(MeasurementPlan.of(q.query()), List.of());
+      return new ExactMeasurer(backend, dialect).measure(plan(backend, sql), List.of());
     }
+  }
+
+  /** The statement dpsql sends to Trino to measure {@code sql}. */
+  private static String measurementSql(String sql) throws Exception {
+    writePolicy("zcdp", "per_query");
+    try (Connection backend = trino()) {
+      return MeasurementSql.of(plan(backend, sql), BackendDialects.of(backend.getMetaData())).sql();
+    }
+  }
+
+  private static MeasurementPlan plan(Connection backend, String sql) throws Exception {
+    Policy p = PolicyLoader.load(policy.toString(), backend);
+    SqlDialect dialect = BackendDialects.of(backend.getMetaData());
+    assertTrue(BackendDialects.isTrino(dialect));
+    QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(backend, p),
+        backend.getSchema(), dialect);
+    AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(sql);
+    return MeasurementPlan.of(q.query());
   }
 
   @Test
@@ -313,8 +332,9 @@ class TrinoBackendTest {
     assertEquals(1005, trinoScalar("SELECT SUM(LEAST(n, 5)) FROM (SELECT COUNT(*) n FROM visits "
         + "GROUP BY rider_id) t"));
     assertEquals(1200, trinoScalar("SELECT COUNT(*) FROM visits"));
-    // bounded by scaling (ScaledBoundingSql): the rider's 50 visits in each region, in key order
-    // E, N, S, W, count floor(5 * 50i / 200) - floor(5 * 50(i - 1) / 200) = 1, 1, 1, 2
+    // bounded by scaling (ScaledBoundingSql, one row per unit): the rider's 50 visits in each
+    // region, in the policy's order N, S, E, W, count floor(5 * 50i / 200) - floor(5 * 50(i - 1)
+    // / 200) = 1, 1, 1, 2
     assertEquals(List.of(251L, 251L, 251L, 252L), List.of(x[0][0], x[0][1], x[0][2], x[0][3]),
         "N, S, E, W");
   }
@@ -322,14 +342,27 @@ class TrinoBackendTest {
   @Test
   void heavyUnitsAreScaledToKRowsAsOnH2() throws Exception {
     // the values ScaledBoundingSqlTest computes by hand and checks on H2: Trino's integer and
-    // decimal arithmetic (MOD, exact division) give the same contributions
-    long[][] x = measure("SELECT g, COUNT(*), COUNT(v), SUM(v), SUM(w) FROM heavy GROUP BY g");
-    assertEquals(List.of(4L, 3L, 4L), List.of(x[0][0], x[0][1], x[0][2]), "COUNT(*)");
-    assertEquals(List.of(4L, 2L, 3L), List.of(x[1][0], x[1][1], x[1][2]), "COUNT(v)");
-    assertEquals(List.of(7L, -9L, 30L), List.of(x[2][0], x[2][1], x[2][2]), "SUM(v)");
-    assertEquals(List.of(150001L, 25001L, 0L), List.of(x[3][0], x[3][1], x[3][2]), "SUM(w), steps 10^-5");
-    long[][] y = measure("SELECT g, COUNT(*) FROM heavy WHERE g <> 'a' GROUP BY g");
-    assertEquals(List.of(0L, 3L, 5L), List.of(y[0][0], y[0][1], y[0][2]), "COUNT(*) without cell a");
+    // decimal arithmetic (MOD, exact division) give the same contributions, in both forms: one
+    // row per unit (3 cells) and the window over (unit, cell) pairs (11 cells, 8 of them empty)
+    for (String table : List.of("heavy", "heavy_wide")) {
+      String sql = "SELECT g, COUNT(*), COUNT(v), SUM(v), SUM(w) FROM " + table + " GROUP BY g";
+      assertEquals(table.equals("heavy"), measurementSql(sql).contains("FILTER (WHERE"), table);
+      long[][] x = measure(sql);
+      assertEquals(List.of(4L, 3L, 4L), firstThree(x[0]), "COUNT(*), " + table);
+      assertEquals(List.of(4L, 2L, 3L), firstThree(x[1]), "COUNT(v), " + table);
+      assertEquals(List.of(7L, -9L, 30L), firstThree(x[2]), "SUM(v), " + table);
+      assertEquals(List.of(150001L, 25001L, 0L), firstThree(x[3]), "SUM(w), steps 10^-5, " + table);
+      long[][] y = measure("SELECT g, COUNT(*) FROM " + table + " WHERE g <> 'a' GROUP BY g");
+      assertEquals(List.of(0L, 3L, 5L), firstThree(y[0]), "COUNT(*) without cell a, " + table);
+    }
+  }
+
+  /** The cells a, b, c of a measurement; the others (no row has them) are 0. */
+  private static List<Long> firstThree(long[] cells) {
+    for (int i = 3; i < cells.length; i++) {
+      assertEquals(0, cells[i], "empty cell " + i);
+    }
+    return List.of(cells[0], cells[1], cells[2]);
   }
 
   @Test
