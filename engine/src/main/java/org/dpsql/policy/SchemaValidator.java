@@ -424,6 +424,20 @@ final class SchemaValidator {
           out.add(new TableRef(rs.getString("TABLE_CAT"), rs.getString("TABLE_SCHEM"),
               rs.getString("TABLE_NAME")));
         }
+        if (currentSchema != null && out.stream().noneMatch(t -> currentSchema.equals(t.schema()))) {
+          // a schema that exists without being listed (Trino's tpch connector answers for
+          // tpch.sf10, which SHOW SCHEMAS does not list): its tables, asked for by name
+          String escape = metaData.getSearchStringEscape();
+          try (ResultSet current = metaData.getTables(catalog, pattern(currentSchema, escape),
+              "%", null)) {
+            while (current.next()) {
+              if (currentSchema.equals(current.getString("TABLE_SCHEM"))) {
+                out.add(new TableRef(current.getString("TABLE_CAT"),
+                    current.getString("TABLE_SCHEM"), current.getString("TABLE_NAME")));
+              }
+            }
+          }
+        }
       } catch (SQLException e) {
         throw PolicyProblems.at(source, path, "cannot list the backend's tables: "
             + e.getMessage(), e);

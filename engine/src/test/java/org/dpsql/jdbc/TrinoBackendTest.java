@@ -340,6 +340,38 @@ class TrinoBackendTest {
   }
 
   @Test
+  void aSchemaTrinoDoesNotListIsFoundByItsName() throws Exception {
+    // Trino's tpch connector answers for tpch.sf10 although SHOW SCHEMAS FROM tpch does not list
+    // it; its tables (nation: 25 rows, generated) are found as those of the current schema
+    Path nation = Files.createTempFile("dpsql-sf10", ".yaml");
+    try {
+      Files.writeString(nation, "allow_seed: true\nbudget:\n  accounting: zcdp\n"
+          + "  per_connection: {rho: 1000000}\n  default_query: {rho: 1000000}\ntables:\n"
+          + "  nation:\n    privacy_unit: ROW\n    columns:\n"
+          + "      regionkey: {min: 0, max: 4}\n");
+      Properties p = new Properties();
+      p.putAll(login);
+      p.setProperty("policy", nation.toString());
+      p.setProperty("seed", "11");
+      try (Connection c = DriverManager.getConnection("jdbc:dpsql:"
+              + url.substring("jdbc:".length()) + "/tpch/sf10", p);
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT regionkey, COUNT(*) FROM nation GROUP BY regionkey")) {
+        long total = 0;
+        int rows = 0;
+        while (rs.next()) {
+          total += rs.getLong(2);
+          rows++;
+        }
+        assertEquals(5, rows);
+        assertEquals(25, total, 2, "25 nations, noise of ρ = 10^6 below one in every region");
+      }
+    } finally {
+      Files.deleteIfExists(nation);
+    }
+  }
+
+  @Test
   void heavyUnitsAreScaledToKRowsAsOnH2() throws Exception {
     // the values ScaledBoundingSqlTest computes by hand and checks on H2: Trino's integer and
     // decimal arithmetic (MOD, exact division) give the same contributions, in both forms: one
