@@ -59,6 +59,15 @@ public final class SqlStates {
     if ("07001".equals(cause.getSQLState())) {
       return cause;
     }
+    if (outOfResources(cause)) {
+      // what ran out is no private value: say so, with the backend's code, and keep class 53
+      return new SQLException("the backend " + failure + ": it ran out of resources (backend "
+          + "SQLState " + cause.getSQLState() + ", code " + cause.getErrorCode() + "; its message is "
+          + "withheld). Give the backend more memory (Trino: query.max-memory-per-node), or group "
+          + "by fewer cells or filter to fewer rows. Nothing was charged.",
+          cause.getSQLState() != null && cause.getSQLState().startsWith("53")
+              ? cause.getSQLState() : "53000", cause);
+    }
     return new SQLException("the backend " + failure + " (backend SQLState " + cause.getSQLState()
         + "); its message is withheld because it may quote private values. " + advice
         + "Nothing was charged.", cause.getSQLState() == null ? "HY000" : cause.getSQLState());
@@ -79,6 +88,21 @@ public final class SqlStates {
     }
     return new SQLException("the backend refused this statement: " + cause.getMessage()
         + " (backend SQLState " + state + ", code " + cause.getErrorCode() + ")", "42000", cause);
+  }
+
+  /**
+   * Whether a backend failure is a lack of resources: SQLState class {@code 53} (insufficient
+   * resources: PostgreSQL's out of memory or disk), or a Trino error of type {@code
+   * INSUFFICIENT_RESOURCES} (codes {@code 0x20000} to {@code 0x2FFFF}, e.g. {@code
+   * EXCEEDED_LOCAL_MEMORY_LIMIT}, 131079), which Trino's driver reports without an SQLState.
+   */
+  static boolean outOfResources(SQLException e) {
+    String state = e.getSQLState();
+    if (state != null && state.startsWith("53")) {
+      return true;
+    }
+    return state == null && e.getErrorCode() >= 0x20000 && e.getErrorCode() < 0x30000
+        && e.getMessage() != null && e.getMessage().startsWith("Query failed (#");
   }
 
   /** Whether an SQLState class starting with {@code c} is defined by the SQL standard. */
