@@ -28,14 +28,18 @@ import java.util.Properties;
  * measured rounds of the per-round ratio dpsql ÷ exact, and the exact query's median time.
  *
  * <p>Usage: {@code java -cp bench/target/benchmarks.jar org.dpsql.bench.BackendRatios [warmup
- * [measured [tpch-schema [tpch-only]]]]} (defaults 2, 7, sf1; {@code -} as schema skips TPC-H;
- * {@code tpch-only} runs the TPC-H comparison alone). Run by
+ * [measured [tpch-schema [tpch-only [table]]]]]} (defaults 2, 7, sf1; {@code -} as schema skips
+ * TPC-H; {@code tpch-only} runs the TPC-H comparison alone, and {@code table}, {@code orders} or
+ * {@code lineitem}, only that table's statement). Run by
  * hand only.
  */
 public final class BackendRatios {
   private static final String[] POLICIES = {"ROW", "UNIT per_query", "UNIT snapshot", "ID (primary key)"};
 
   private BackendRatios() {}
+
+  /** Only the TPC-H statement over this table (fifth argument), or both. */
+  private static String tpchOnly;
 
   /** The TPC-H policy (README's Scaling out with Trino): orders by customer, line items by order. */
   static final String TPCH_POLICY = """
@@ -82,6 +86,7 @@ public final class BackendRatios {
       Properties login = new Properties();
       login.setProperty("user", "dpsql");
       System.out.printf("load average at start %s%n", loadAverage());
+      tpchOnly = args.length > 4 ? args[4] : null;
       tpch(trino, login, tpch, warmup, measured);
       System.out.printf("%nLoad average at end: %s%n", loadAverage());
       System.exit(0);
@@ -261,6 +266,9 @@ public final class BackendRatios {
     try (Connection direct = DriverManager.getConnection(url, login);
         Connection dpsql = DriverManager.getConnection(BenchDatabase.dpsqlUrl(url), props)) {
       for (String q : queries) {
+        if (tpchOnly != null && !q.contains("FROM " + tpchOnly + " ")) {
+          continue;
+        }
         PreparedStatement ex = direct.prepareStatement(q);
         PreparedStatement dp = dpsql.prepareStatement(q);
         double[] te = new double[measured];
