@@ -34,9 +34,10 @@ import org.dpsql.rewrite.MeasurementPlan;
  * <p>Guarantee (the same as the window's, see {@link Measurement#sensitivity(int)}): every
  * measured vector is a sum over units of a contribution vector v(u) computed from unit u's
  * filtered rows alone (the pre-aggregation, the per-unit pass and the window are partitioned by
- * unit; no value of another unit enters v(u)). Adding or removing one unit therefore changes the vector by exactly
- * v(u) of that unit. For n ≤ k, v(u) aggregates at most k rows. For n > k: a count's entries are
- * non-negative and add up to at most ⌊n·k/n⌋ = k, so ‖v(u)‖₁ ≤ k; a sum's entries satisfy
+ * unit; no value of another unit enters v(u)). Adding or removing one unit therefore changes the
+ * vector by exactly v(u) of that unit. For n ≤ k, v(u) aggregates at most k rows. For n > k: a
+ * count's entries are non-negative and add up to at most ⌊n·k/n⌋ = k, so ‖v(u)‖₁ ≤ k; a sum's
+ * entries satisfy
  * |trunc(s_i·k/n)| ≤ |s_i|·k/n ≤ c_i·B·k/n, where B is the measurement's per-row bound in steps
  * (every clamped row has |value| ≤ B), so ‖v(u)‖₁ ≤ (Σ c_i)·B·k/n = k·B. And ‖v‖₂ ≤ ‖v‖₁. So the
  * L1 and L2 sensitivities are at most {@code Measurement.sensitivity(k)}, k for counts and k·B
@@ -119,9 +120,8 @@ public final class ScaledBoundingSql {
    * i)}) or its sum in cell i. Summed over units with the scaling of a heavy unit, these give one
    * row, turned into one row per cell by a join with the cells' keys ({@code VALUES}); a cell's
    * count is the difference of consecutive cumulative counts. Two grouped passes replace the
-   * window's partitioning and sorting (on TPC-H {@code lineitem}, where no unit is heavy, the
-   * window costs about as much as the rest of the statement). Plain SQL: H2 runs it too ({@code
-   * ScaledBoundingSqlTest}).
+   * window's partitioning and sorting (see {@link #MAX_UNIT_ROW_CELLS} for when that pays). Plain
+   * SQL: H2 runs it too ({@code ScaledBoundingSqlTest}).
    */
   static String unitRows(MeasurementPlan plan, SqlDialect dialect, String unit,
       List<String> keyExprs, List<String> valueExprs, String from, String whereSql) {
@@ -177,10 +177,11 @@ public final class ScaledBoundingSql {
     for (int i = 0; i < keyExprs.size(); i++) {
       valuesColumns.add(dialect.quoteIdentifier("K" + i));
     }
+    String pairs = "SELECT " + String.join(", ", pre) + " FROM " + from + whereSql + " GROUP BY "
+        + unit + (keyExprs.isEmpty() ? "" : ", " + cellIndex(plan, dialect, keyExprs));
     return "SELECT " + String.join(", ", released) + " FROM (SELECT " + String.join(", ", total)
-        + " FROM (SELECT " + String.join(", ", perUnit) + " FROM (SELECT " + String.join(", ", pre)
-        + " FROM " + from + whereSql + " GROUP BY " + unit + (keyExprs.isEmpty() ? ""
-            : ", " + cellIndex(plan, dialect, keyExprs)) + ") " + dialect.quoteIdentifier("DPSQL_P") + " GROUP BY " + u + ") "
+        + " FROM (SELECT " + String.join(", ", perUnit) + " FROM (" + pairs + ") "
+        + dialect.quoteIdentifier("DPSQL_P") + " GROUP BY " + u + ") "
         + dialect.quoteIdentifier("DPSQL_Q") + ") " + dialect.quoteIdentifier("DPSQL_W")
         + " CROSS JOIN (VALUES " + String.join(", ", keysOfCells) + ") AS "
         + dialect.quoteIdentifier("DPSQL_V") + " (" + String.join(", ", valuesColumns) + ")";

@@ -42,8 +42,8 @@ final class AuditCases {
 
   /** Every path, in report order. */
   static List<AuditCase> all() {
-    return List.of(countGeometric(), countDiscreteGaussian(), countScaledForTrino(), sumScaledPairsForTrino(),
-        sumGeometric(),
+    return List.of(countGeometric(), countDiscreteGaussian(), countScaledForTrino(),
+        sumScaledPairsForTrino(), sumGeometric(),
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
