@@ -108,9 +108,19 @@ public final class ScaledBoundingSql {
    */
   static String sql(MeasurementPlan plan, SqlDialect dialect, String unit, List<String> keyExprs,
       List<String> valueExprs, String from, String whereSql) {
-    return plan.cells().size() <= MAX_UNIT_ROW_CELLS
+    return oneRowPerUnit(plan)
         ? unitRows(plan, dialect, unit, keyExprs, valueExprs, from, whereSql)
         : pairWindow(plan, dialect, unit, keyExprs, valueExprs, from, whereSql);
+  }
+
+  /** Whether {@link #sql} reduces each unit to one row ({@link #unitRows}) for this plan. */
+  static boolean oneRowPerUnit(MeasurementPlan plan) {
+    return plan.cells().size() <= MAX_UNIT_ROW_CELLS;
+  }
+
+  /** The form {@link #sql} writes for the plan, as EXPLAIN names it. */
+  static String formName(MeasurementPlan plan) {
+    return oneRowPerUnit(plan) ? "one row per unit" : "window over (unit, cell) pairs";
   }
 
   /**

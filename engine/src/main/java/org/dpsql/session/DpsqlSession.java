@@ -824,6 +824,13 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     MeasurementSql sql = measurer.sqlFor(plan);
     List<Object[]> rows = new ArrayList<>();
     rows.add(new Object[] {releasedOver("private aggregate", plan)});
+    java.util.Optional<String> scaling = measurer.scalingForm(plan);
+    if (scaling.isPresent()) {
+      rows.add(new Object[] {"bounding by scaling (" + scaling.get() + "): a unit with n > "
+          + plan.maxRowsPerUnit() + " filtered rows adds " + plan.maxRowsPerUnit() + "/n of each "
+          + "of its cells (counts rounded cumulatively, sums truncated toward zero), the "
+          + "sensitivity of " + plan.maxRowsPerUnit() + " rows"});
+    }
     rows.add(new Object[] {"cells: " + plan.cells().size() + " (the full policy domain, zeros included)"});
     rows.add(new Object[] {"cost: " + noise.charge() + " (" + accountant.accounting().policyName()
         + " accounting; remaining " + accountant.remaining() + ")"});
