@@ -36,6 +36,17 @@ final class TestDatabase implements AutoCloseable {
   }
 
   /** Every row of a result set, as objects (for checks in tests). */
+  /** The lines of {@code EXPLAIN PLAN FOR sql}, each followed by a newline. */
+  static String explainPlan(Statement st, String sql) throws SQLException {
+    StringBuilder plan = new StringBuilder();
+    try (java.sql.ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+      while (rs.next()) {
+        plan.append(rs.getString(1)).append('\n');
+      }
+    }
+    return plan.toString();
+  }
+
   static java.util.List<Object[]> rows(java.sql.ResultSet rs) throws SQLException {
     java.util.List<Object[]> out = new java.util.ArrayList<>();
     int n = rs.getMetaData().getColumnCount();

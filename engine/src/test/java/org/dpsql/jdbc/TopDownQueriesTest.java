@@ -121,13 +121,7 @@ class TopDownQueriesTest {
 
   /** The lines of {@code EXPLAIN PLAN FOR sql}. */
   private static String plan(Statement st, String sql) throws SQLException {
-    StringBuilder plan = new StringBuilder();
-    try (ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-      while (rs.next()) {
-        plan.append(rs.getString(1)).append('\n');
-      }
-    }
-    return plan.toString();
+    return TestDatabase.explainPlan(st, sql);
   }
 
   @Test

@@ -374,25 +374,16 @@ class TrinoBackendTest {
   @Test
   void explainSaysWhichScalingBoundsTheStatement() throws Exception {
     try (Connection c = connect("zcdp", "per_query"); Statement st = c.createStatement()) {
-      assertTrue(explain(st, "SELECT region, COUNT(*) FROM visits GROUP BY region")
-          .contains("bounding by scaling (one row per unit): a unit with n > 5 filtered rows adds "
-              + "5/n of each of its cells"));
-      assertTrue(explain(st, "SELECT g, SUM(v) FROM heavy_wide GROUP BY g")
+      String visits = TestDatabase.explainPlan(st, "SELECT region, COUNT(*) FROM visits "
+          + "GROUP BY region");
+      assertTrue(visits.contains("bounding by scaling (one row per unit): a unit with n > 5 "
+          + "filtered rows adds 5/n of each of its cells"), visits);
+      assertTrue(TestDatabase.explainPlan(st, "SELECT g, SUM(v) FROM heavy_wide GROUP BY g")
           .contains("bounding by scaling (window over (unit, cell) pairs)"));
       // COUNT(DISTINCT ...) keeps the row window: no scaling line
-      assertFalse(explain(st, "SELECT region, COUNT(DISTINCT rider_id) FROM visits GROUP BY region")
-          .contains("bounding by scaling"));
+      assertFalse(TestDatabase.explainPlan(st, "SELECT region, COUNT(DISTINCT rider_id) FROM "
+          + "visits GROUP BY region").contains("bounding by scaling"));
     }
-  }
-
-  private static String explain(Statement st, String sql) throws SQLException {
-    StringBuilder plan = new StringBuilder();
-    try (ResultSet rs = st.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-      while (rs.next()) {
-        plan.append(rs.getString(1)).append('\n');
-      }
-    }
-    return plan.toString();
   }
 
   @Test
