@@ -63,8 +63,9 @@ public final class SqlStates {
       // what ran out is no private value: say so, with the backend's code, and keep class 53
       return new SQLException("the backend " + failure + ": it ran out of resources (backend "
           + "SQLState " + cause.getSQLState() + ", code " + cause.getErrorCode() + "; its message is "
-          + "withheld). Give the backend more memory (Trino: query.max-memory-per-node), or group "
-          + "by fewer cells or filter to fewer rows. Nothing was charged.",
+          + "withheld). Give the backend more resources (Trino: query.max-memory-per-node, "
+          + "query.max-execution-time), or group by fewer cells or filter to fewer rows. Nothing "
+          + "was charged.",
           cause.getSQLState() != null && cause.getSQLState().startsWith("53")
               ? cause.getSQLState() : "53000", cause);
     }
