@@ -70,20 +70,6 @@ public final class ExactMeasurer {
     return uniqueUnits.oneRowPerUnit(table);
   }
 
-  /**
-   * Whether {@link #sqlFor} bounds the plan per query by scaling heavy units ({@link
-   * ScaledBoundingSql}) rather than subsampling them; the form when it does: {@code "one row per
-   * unit"} or {@code "window over (unit, cell) pairs"}, else empty.
-   */
-  public java.util.Optional<String> scalingForm(MeasurementPlan plan) {
-    TablePolicy table = plan.query().table();
-    if (table.unitIsRow() || oneRowPerUnit(table) || table.bounding() != Bounding.PER_QUERY
-        || !ScaledBoundingSql.replacesWindow(plan, dialect, List.of())) {
-      return java.util.Optional.empty();
-    }
-    return java.util.Optional.of(ScaledBoundingSql.formName(plan));
-  }
-
   public SqlDialect dialect() {
     return dialect;
   }

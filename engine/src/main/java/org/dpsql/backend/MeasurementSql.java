@@ -35,10 +35,12 @@ import org.dpsql.rewrite.MeasurementPlan;
 public final class MeasurementSql {
   private final String sql;
   private final List<Integer> parameterOrder;
+  private final String scalingForm;
 
-  private MeasurementSql(String sql, List<Integer> parameterOrder) {
+  private MeasurementSql(String sql, List<Integer> parameterOrder, String scalingForm) {
     this.sql = sql;
     this.parameterOrder = List.copyOf(parameterOrder);
+    this.scalingForm = scalingForm;
   }
 
   /** The backend SQL. */
@@ -49,6 +51,15 @@ public final class MeasurementSql {
   /** For each {@code ?} of {@link #sql()} in order, the index of the analyst's parameter it takes. */
   public List<Integer> parameterOrder() {
     return parameterOrder;
+  }
+
+  /**
+   * When the statement bounds heavy units by scaling ({@link ScaledBoundingSql}) instead of
+   * subsampling them: its form, {@code "one row per unit"} or {@code "window over (unit, cell)
+   * pairs"}; else empty.
+   */
+  public java.util.Optional<String> scalingForm() {
+    return java.util.Optional.ofNullable(scalingForm);
   }
 
   /** The plan's SQL with per-query bounding (or none when every row is its own unit). */
@@ -173,7 +184,8 @@ public final class MeasurementSql {
       sb.append(String.join(", ", select)).append(" FROM ").append(from).append(whereSql);
     } else if (ScaledBoundingSql.replacesWindow(plan, dialect, extraKeys)) {
       return new MeasurementSql(ScaledBoundingSql.sql(plan, dialect, dialect.quoteIdentifier(
-          table.privacyUnit()), keyExprs, valueExprs, from, whereSql), params);
+          table.privacyUnit()), keyExprs, valueExprs, from, whereSql), params,
+          ScaledBoundingSql.formName(plan));
     } else {
       List<String> inner = new ArrayList<>();
       List<String> names = new ArrayList<>();
@@ -224,7 +236,7 @@ public final class MeasurementSql {
     if (!groupBy.isEmpty()) {
       sb.append(" GROUP BY ").append(String.join(", ", groupBy));
     }
-    return new MeasurementSql(sb.toString(), params);
+    return new MeasurementSql(sb.toString(), params, null);
   }
 
   /**

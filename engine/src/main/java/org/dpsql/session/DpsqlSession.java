@@ -626,10 +626,17 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     MeasurementPlan plan = q.plan();
     NoisePlan noise = q.noise();
     long[][] exact = paidMeasurement(noise.charge(), q.sql(), noise.mechanism().sqlName(),
-        Math.sqrt(noise.perMeasurement().get(0).variance())
-            * plan.measurements().get(0).resolution().doubleValue(),
-        () -> measurer.measure(plan, parameters));
+        expectedRmse(noise, plan), () -> measurer.measure(plan, parameters));
     return PrivateAnswer.release(plan, exact, noise, random);
+  }
+
+  /**
+   * The expected RMSE the ledger records for a release: its first measurement's noise standard
+   * deviation, in the measured value's units.
+   */
+  private static double expectedRmse(NoisePlan noise, MeasurementPlan plan) {
+    return Math.sqrt(noise.perMeasurement().get(0).variance())
+        * plan.measurements().get(0).resolution().doubleValue();
   }
 
   /** One backend measurement of a release: the exact values noise is added to. */
@@ -699,8 +706,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     PartitionRelease release = partitions(plan);
     List<org.dpsql.rewrite.MeasuredGroup> groups = paidMeasurement(release.charge(), q.sql(),
         release.mechanismName(), release.aggregates() == null ? null
-            : Math.sqrt(release.aggregates().perMeasurement().get(0).variance())
-                * plan.measurements().get(0).resolution().doubleValue(),
+            : expectedRmse(release.aggregates(), plan),
         () -> measurer.partitions(plan, parameters));
     return release.release(groups, random);
   }
@@ -824,13 +830,11 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     MeasurementSql sql = measurer.sqlFor(plan);
     List<Object[]> rows = new ArrayList<>();
     rows.add(new Object[] {releasedOver("private aggregate", plan)});
-    java.util.Optional<String> scaling = measurer.scalingForm(plan);
-    if (scaling.isPresent()) {
-      rows.add(new Object[] {"bounding by scaling (" + scaling.get() + "): a unit with n > "
-          + plan.maxRowsPerUnit() + " filtered rows adds " + plan.maxRowsPerUnit() + "/n of each "
-          + "of its cells (counts rounded cumulatively, sums truncated toward zero), the "
-          + "sensitivity of " + plan.maxRowsPerUnit() + " rows"});
-    }
+    int k = plan.maxRowsPerUnit();
+    sql.scalingForm().ifPresent(form -> rows.add(new Object[] {"bounding by scaling (" + form
+        + "): a unit with n > " + k + " filtered rows adds " + k + "/n of each of its cells "
+        + "(counts rounded cumulatively, sums truncated toward zero), the sensitivity of " + k
+        + " rows"}));
     rows.add(new Object[] {"cells: " + plan.cells().size() + " (the full policy domain, zeros included)"});
     rows.add(new Object[] {"cost: " + noise.charge() + " (" + accountant.accounting().policyName()
         + " accounting; remaining " + accountant.remaining() + ")"});
