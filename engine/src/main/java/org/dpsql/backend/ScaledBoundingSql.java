@@ -99,9 +99,9 @@ public final class ScaledBoundingSql {
   /**
    * The statement: {@code keyExprs} (the cells' keys), {@code valueExprs} (each measurement's
    * per-row value as {@link MeasurementSql} computes it, null for {@code COUNT(*)}), {@code unit}
-   * (the quoted unit column), {@code from} and {@code whereSql} (empty or {@code " WHERE ..."}, which
-   * keeps only rows inside the cells' domain) as the window form has them; the result columns are
-   * the same ({@code K0..}, {@code M0..}). Up to {@link #MAX_UNIT_ROW_CELLS} cells the form of
+   * (the quoted unit column), {@code from} and {@code whereSql} (empty or {@code " WHERE ..."},
+   * which keeps only rows inside the cells' domain) as the window form has them; the result
+   * columns are the same ({@code K0..}, {@code M0..}). Up to {@link #MAX_UNIT_ROW_CELLS} cells the form of
    * {@link #unitRows}, else that of {@link #pairWindow}: the same numbers up to the order in which
    * a heavy unit's counts are rounded cumulatively (the cells' order in the first, the keys' sort
    * order in the second).
@@ -141,8 +141,10 @@ public final class ScaledBoundingSql {
     String x = dialect.quoteIdentifier("DPSQL_X");
     String rows = dialect.quoteIdentifier("DPSQL_C");
     String n = dialect.quoteIdentifier("DPSQL_N");
-    List<String> pre = new ArrayList<>(List.of(unit + " AS " + u, cellIndex(plan, dialect,
-        keyExprs) + " AS " + x, "COUNT(*) AS " + rows));
+    List<List<String>> literals = categoricalLiterals(plan, dialect);
+    String index = cellIndex(plan, keyExprs, literals);
+    List<String> pre = new ArrayList<>(List.of(unit + " AS " + u, index + " AS " + x,
+        "COUNT(*) AS " + rows));
     List<String> perUnit = new ArrayList<>(List.of(u, "SUM(" + rows + ") AS " + n));
     List<String> total = new ArrayList<>();
     List<String> released = new ArrayList<>();
@@ -154,7 +156,8 @@ public final class ScaledBoundingSql {
       String c = rows;
       if (kind != Measurement.Kind.COUNT_STAR) {
         c = dialect.quoteIdentifier("C" + m);
-        pre.add((kind == Measurement.Kind.SUM ? "SUM(" : "COUNT(") + valueExprs.get(m) + ") AS " + c);
+        pre.add((kind == Measurement.Kind.SUM ? "SUM(" : "COUNT(") + valueExprs.get(m) + ") AS "
+            + c);
       }
       StringBuilder cell = new StringBuilder("CASE " + qualified(dialect, "DPSQL_V", "I"));
       for (int i = 0; i < cells; i++) {
@@ -181,14 +184,21 @@ public final class ScaledBoundingSql {
     }
     List<String> keysOfCells = new ArrayList<>();
     for (int i = 0; i < cells; i++) {
-      keysOfCells.add("(" + i + keyLiterals(plan, dialect, i) + ")");
+      StringBuilder keys = new StringBuilder("(" + i);
+      int[] positions = plan.cells().positionsOf(i);
+      for (int c = 0; c < positions.length; c++) {
+        // as the window form returns them: a categorical value, an ordered or time bin index
+        keys.append(", ").append(literals.get(c) != null ? literals.get(c).get(positions[c])
+            : Integer.toString(positions[c]));
+      }
+      keysOfCells.add(keys.append(")").toString());
     }
     List<String> valuesColumns = new ArrayList<>(List.of(dialect.quoteIdentifier("I")));
     for (int i = 0; i < keyExprs.size(); i++) {
       valuesColumns.add(dialect.quoteIdentifier("K" + i));
     }
     String pairs = "SELECT " + String.join(", ", pre) + " FROM " + from + whereSql + " GROUP BY "
-        + unit + (keyExprs.isEmpty() ? "" : ", " + cellIndex(plan, dialect, keyExprs));
+        + unit + (keyExprs.isEmpty() ? "" : ", " + index);
     return "SELECT " + String.join(", ", released) + " FROM (SELECT " + String.join(", ", total)
         + " FROM (SELECT " + String.join(", ", perUnit) + " FROM (" + pairs + ") "
         + dialect.quoteIdentifier("DPSQL_P") + " GROUP BY " + u + ") "
@@ -201,52 +211,43 @@ public final class ScaledBoundingSql {
     return dialect.quoteIdentifier(table) + "." + dialect.quoteIdentifier(column);
   }
 
+  /** Each group column's declared values as SQL literals, or null for an ordered or time column. */
+  private static List<List<String>> categoricalLiterals(MeasurementPlan plan, SqlDialect dialect) {
+    List<List<String>> out = new ArrayList<>();
+    for (ColumnPolicy c : plan.cells().columns()) {
+      out.add(c.categorical().map(d -> MeasurementSql.literals(d, dialect)).orElse(null));
+    }
+    return out;
+  }
+
   /**
    * A row's cell index in {@link org.dpsql.rewrite.CellDomain}'s order (first key slowest): a
-   * categorical key's position among the declared values, an ordered or time key's bin index.
+   * categorical key's position among the declared values ({@code literals}), an ordered or time
+   * key's bin index.
    */
-  private static String cellIndex(MeasurementPlan plan, SqlDialect dialect, List<String> keyExprs) {
+  private static String cellIndex(MeasurementPlan plan, List<String> keyExprs,
+      List<List<String>> literals) {
     List<ColumnPolicy> columns = plan.cells().columns();
     if (columns.isEmpty()) {
       return "0"; // one cell (not grouped by: the statement groups by the unit alone)
     }
     String index = null;
     for (int i = 0; i < columns.size(); i++) {
-      ColumnPolicy c = columns.get(i);
       String key;
-      if (c.categorical().isPresent()) {
-        List<String> literals = MeasurementSql.literals(c.categorical().get(), dialect);
+      if (literals.get(i) != null) {
         StringBuilder cs = new StringBuilder("CASE " + keyExprs.get(i));
-        for (int v = 0; v < literals.size(); v++) {
-          cs.append(" WHEN ").append(literals.get(v)).append(" THEN ").append(v);
+        for (int v = 0; v < literals.get(i).size(); v++) {
+          cs.append(" WHEN ").append(literals.get(i).get(v)).append(" THEN ").append(v);
         }
         key = cs.append(" END").toString();
       } else {
         // the filter keeps the column within the domain, so the bin lies in [0, size)
         key = "CAST(" + keyExprs.get(i) + " AS BIGINT)";
       }
-      index = index == null ? key : "(" + index + ") * " + c.domainSize() + " + " + key;
+      index = index == null ? key
+          : "(" + index + ") * " + columns.get(i).domainSize() + " + " + key;
     }
     return index;
-  }
-
-  /** {@code ", k0, k1, ..."}: the keys of cell {@code cell} as the window form returns them. */
-  private static String keyLiterals(MeasurementPlan plan, SqlDialect dialect, int cell) {
-    List<ColumnPolicy> columns = plan.cells().columns();
-    String[] out = new String[columns.size()];
-    int rest = cell;
-    for (int i = columns.size() - 1; i >= 0; i--) {
-      ColumnPolicy c = columns.get(i);
-      int v = rest % c.domainSize();
-      rest /= c.domainSize();
-      out[i] = c.categorical().isPresent()
-          ? MeasurementSql.literals(c.categorical().get(), dialect).get(v) : Integer.toString(v);
-    }
-    StringBuilder sb = new StringBuilder();
-    for (String o : out) {
-      sb.append(", ").append(o);
-    }
-    return sb.toString();
   }
 
   /**

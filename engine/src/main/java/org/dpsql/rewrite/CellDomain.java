@@ -102,18 +102,30 @@ public final class CellDomain {
     return cell;
   }
 
+  /**
+   * The position of a cell in each column's domain (a categorical value's index among the
+   * declared values, an ordered or time column's bin index): the inverse of {@link #cellOf}.
+   */
+  public int[] positionsOf(int cell) {
+    int[] positions = new int[sizes.length];
+    for (int i = sizes.length - 1; i >= 0; i--) {
+      positions[i] = cell % sizes[i];
+      cell /= sizes[i];
+    }
+    return positions;
+  }
+
   /** The public key values of a cell, as released: categorical values and bin lower edges. */
   public Object[] keysOf(int cell) {
+    int[] positions = positionsOf(cell);
     Object[] keys = new Object[sizes.length];
-    for (int i = sizes.length - 1; i >= 0; i--) {
-      int v = cell % sizes[i];
-      cell /= sizes[i];
+    for (int i = 0; i < sizes.length; i++) {
       ColumnPolicy c = columns.get(i);
       if (c.categorical().isPresent()) {
-        keys[i] = c.categorical().get().values().get(v);
+        keys[i] = c.categorical().get().values().get(positions[i]);
       } else {
         OrderedDomain d = c.ordered().orElseThrow();
-        keys[i] = d.lowerEdge(v);
+        keys[i] = d.lowerEdge(positions[i]);
       }
     }
     return keys;
