@@ -94,12 +94,8 @@ public final class MixedRelease {
         .divide(BigDecimal.valueOf((long) a + q), new MathContext(16, RoundingMode.DOWN));
     BigDecimal quantileShare = total.subtract(noisyShare);
     BigDecimal delta = accounting == Accounting.APPROX ? b.delta() : null;
-    DpHint noisyHint = accounting == Accounting.ZCDP
-        ? new DpHint(null, null, noisyShare, hint.mechanism(), hint.ci(), hint.range())
-        : new DpHint(noisyShare, delta, null, hint.mechanism(), hint.ci(), hint.range());
-    quantileHint = accounting == Accounting.ZCDP
-        ? new DpHint(null, null, quantileShare, Mechanism.AUTO, hint.ci(), hint.range())
-        : new DpHint(quantileShare, delta, null, Mechanism.AUTO, hint.ci(), hint.range());
+    DpHint noisyHint = share(hint, accounting, noisyShare, delta, hint.mechanism());
+    quantileHint = share(hint, accounting, quantileShare, delta, Mechanism.AUTO);
     quantilePlan = MeasurementPlan.of(part(query, true, quantileHint));
     QuantileRelease quantiles = QuantileRelease.of(quantilePlan, accounting, defaultQuery,
         reportingDelta);
@@ -108,6 +104,17 @@ public final class MixedRelease {
         new NoisePlan.Shape(noisyPlan.measurements(), noisyPlan.maxRowsPerUnit(),
             noisyPlan.cells().size(), query.table().answerRange()));
     return new MixedRelease(plan, noisyPlan, noise, quantilePlan, quantiles);
+  }
+
+  /**
+   * {@code hint} with its budget replaced by a part's share ({@code amount} as ρ under zCDP, else
+   * as ε with {@code delta}) and the part's mechanism.
+   */
+  private static DpHint share(DpHint hint, Accounting accounting, BigDecimal amount,
+      BigDecimal delta, Mechanism mechanism) {
+    return accounting == Accounting.ZCDP
+        ? new DpHint(null, null, amount, mechanism, hint.ci(), hint.range())
+        : new DpHint(amount, delta, null, mechanism, hint.ci(), hint.range());
   }
 
   /**
