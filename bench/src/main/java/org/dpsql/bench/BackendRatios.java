@@ -38,9 +38,6 @@ public final class BackendRatios {
 
   private BackendRatios() {}
 
-  /** Only the TPC-H statement over this table (fifth argument), or both. */
-  private static String tpchOnly;
-
   /** The TPC-H policy (README's Scaling out with Trino): orders by customer, line items by order. */
   static final String TPCH_POLICY = """
         allow_seed: true
@@ -86,8 +83,7 @@ public final class BackendRatios {
       Properties login = new Properties();
       login.setProperty("user", "dpsql");
       System.out.printf("load average at start %s%n", loadAverage());
-      tpchOnly = args.length > 4 ? args[4] : null;
-      tpch(trino, login, tpch, warmup, measured);
+      tpch(trino, login, tpch, args.length > 4 ? args[4] : null, warmup, measured);
       System.out.printf("%nLoad average at end: %s%n", loadAverage());
       System.exit(0);
     }
@@ -166,7 +162,7 @@ public final class BackendRatios {
       System.out.println(row);
     }
     if (trino != null && !tpch.equals("-")) {
-      tpch(trino, trinoLogin, tpch, warmup, measured);
+      tpch(trino, trinoLogin, tpch, null, warmup, measured);
     }
     System.out.printf("%nLoad average at end: %s (2 cores: above ~1 means other work shared the CPU)%n",
         loadAverage());
@@ -249,9 +245,12 @@ public final class BackendRatios {
     return FrontEndBench.median(exact);
   }
 
-  /** TPC-H on Trino: private GROUP BYs with bounding against the same statements run directly. */
-  private static void tpch(String trino, Properties login, String schema, int warmup, int measured)
-      throws Exception {
+  /**
+   * TPC-H on Trino: private GROUP BYs with bounding against the same statements run directly; on
+   * {@code schema}, both statements or only the one over {@code table} if not null.
+   */
+  private static void tpch(String trino, Properties login, String schema, String table,
+      int warmup, int measured) throws Exception {
     Path policy = Files.createTempFile("dpsql-tpch", ".yaml");
     policy.toFile().deleteOnExit();
     Files.writeString(policy, TPCH_POLICY);
@@ -266,7 +265,7 @@ public final class BackendRatios {
     try (Connection direct = DriverManager.getConnection(url, login);
         Connection dpsql = DriverManager.getConnection(BenchDatabase.dpsqlUrl(url), props)) {
       for (String q : queries) {
-        if (tpchOnly != null && !q.contains("FROM " + tpchOnly + " ")) {
+        if (table != null && !q.contains("FROM " + table + " ")) {
           continue;
         }
         PreparedStatement ex = direct.prepareStatement(q);
