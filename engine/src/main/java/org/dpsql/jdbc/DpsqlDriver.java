@@ -112,7 +112,8 @@ public class DpsqlDriver extends UnregisteredDriver {
    * A thin-client connection to a dpsql server: {@code jdbc:avatica:remote:} with the same
    * parameters, Protobuf serialization and Basic authentication unless the URL names others, and
    * {@code user}/{@code password} as {@code avatica_user}/{@code avatica_password} unless those
-   * are given. Nothing else is sent: the server ignores every other connection property.
+   * are given. Nothing else is sent: the server ignores every other connection property. Every
+   * failure of the returned connection is a {@code SQLException} (see {@link RemoteConnection}).
    */
   private static Connection connectRemote(String url, Properties info) throws SQLException {
     String params = url.substring(REMOTE_PREFIX.length());
@@ -134,7 +135,9 @@ public class DpsqlDriver extends UnregisteredDriver {
         props.setProperty("avatica_password", info.getProperty("password"));
       }
     }
-    return new org.apache.calcite.avatica.remote.Driver().connect(avatica.toString(), props);
+    String avaticaUrl = avatica.toString();
+    return RemoteConnection.open(
+        () -> new org.apache.calcite.avatica.remote.Driver().connect(avaticaUrl, props));
   }
 
   @Override

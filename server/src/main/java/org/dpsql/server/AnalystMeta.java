@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.avatica.MissingResultsException;
@@ -38,8 +39,18 @@ final class AnalystMeta extends JdbcMeta {
 
   private final AnalystConnections connections;
   private final int maxConnectionsPerAnalyst;
-  /** Remote connection id → owning analyst. */
+  /**
+   * Remote connection id → owning analyst, from the moment an open is accepted until the
+   * connection is closed or, once expired, forgotten. Entries are added and removed only with the
+   * lock on this map, so that the per-analyst count and the entry a new connection adds are one
+   * step.
+   */
   private final Map<String, String> owners = new ConcurrentHashMap<>();
+  /**
+   * Ids of connections whose open was accepted and has not completed yet; changed only with the
+   * lock on {@code owners}, read without it by {@link #openConnectionCount}.
+   */
+  private final Set<String> opening = ConcurrentHashMap.newKeySet();
   /** Statement id → connection id that created it. */
   private final Map<Integer, String> statements = new ConcurrentHashMap<>();
   /** Prepared statement id → its SQL, as the server received it (for the audit log). */
@@ -65,30 +76,56 @@ final class AnalystMeta extends JdbcMeta {
       throw refused("08001", "a connection id has 1 to 100 characters");
     }
     synchronized (owners) {
-      if (openConnectionsOf(analyst) >= maxConnectionsPerAnalyst) {
+      forgetExpiredConnections();
+      if (openConnectionCount(analyst) >= maxConnectionsPerAnalyst) {
         throw refused("08004", "analyst '" + analyst + "' already has "
             + maxConnectionsPerAnalyst + " open connections; close one first");
       }
       if (owners.putIfAbsent(ch.id, analyst) != null) {
         throw refused("08002", "connection id already in use; open a new connection");
       }
+      // counted from now on, though the connection cache has no entry for it until it is open
+      opening.add(ch.id);
     }
+    boolean opened = false;
     try {
       super.openConnection(ch, Map.of()); // the client's properties count for nothing
-    } catch (RuntimeException e) {
-      owners.remove(ch.id, analyst);
-      throw e;
+      opened = true;
+    } finally {
+      synchronized (owners) {
+        opening.remove(ch.id);
+        if (!opened) {
+          owners.remove(ch.id, analyst);
+        }
+      }
     }
   }
 
-  /** Open connections of {@code analyst}, forgetting owners whose connection expired. */
-  private int openConnectionsOf(String analyst) {
+  /**
+   * Forgets the owners (and statements) of connections the connection cache no longer holds: it
+   * closed them when they expired or were evicted. Connections still being opened are kept: they
+   * enter the cache only when their open completes. Called with the lock on {@code owners}.
+   */
+  private void forgetExpiredConnections() {
+    Map<String, Connection> cache = getConnectionCache().asMap(); // reads without touching
+    for (Map.Entry<String, String> e : owners.entrySet()) {
+      if (!opening.contains(e.getKey()) && !cache.containsKey(e.getKey())) {
+        owners.remove(e.getKey(), e.getValue());
+        forgetStatementsOf(e.getKey());
+      }
+    }
+  }
+
+  /**
+   * The connections {@code analyst} holds, as the limit counts them: those being opened and those
+   * open (an expired one is no longer counted, even before it is forgotten).
+   */
+  int openConnectionCount(String analyst) {
+    Map<String, Connection> cache = getConnectionCache().asMap();
     int n = 0;
     for (Map.Entry<String, String> e : owners.entrySet()) {
-      if (getConnectionCache().getIfPresent(e.getKey()) == null) {
-        owners.remove(e.getKey(), e.getValue()); // expired and closed by the connection cache
-        forgetStatementsOf(e.getKey());
-      } else if (e.getValue().equals(analyst)) {
+      if (e.getValue().equals(analyst)
+          && (opening.contains(e.getKey()) || cache.containsKey(e.getKey()))) {
         n++;
       }
     }
@@ -112,7 +149,9 @@ final class AnalystMeta extends JdbcMeta {
     try {
       super.closeConnection(ch);
     } finally {
-      owners.remove(ch.id);
+      synchronized (owners) {
+        owners.remove(ch.id);
+      }
       forgetStatementsOf(ch.id);
     }
   }

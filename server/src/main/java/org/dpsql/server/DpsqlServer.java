@@ -73,6 +73,13 @@ public final class DpsqlServer implements AutoCloseable {
   private static final String DEMO_BACKEND = "jdbc:h2:mem:dpsql-server-demo";
   private static final String DEMO_POLICY = "classpath:demo-policy.yaml";
   private static final String DEMO_READER = "DPSQL_READER";
+  /** Open connections the server holds at most, all analysts together (a safety net). */
+  static final int CONNECTION_CAPACITY = 100_000;
+  /**
+   * Open statements the server holds at most, all connections together; past it the least
+   * recently used statement is closed (its next use is a 26000 "statement not found").
+   */
+  static final int STATEMENT_CAPACITY = 100_000;
   /** The most bytes of the audit log the console reads per page, from its end. */
   static final long AUDIT_TAIL_BYTES = 8L * 1024 * 1024;
 
@@ -82,9 +89,11 @@ public final class DpsqlServer implements AutoCloseable {
   private final ServerOptions options;
   private final int port;
   private final java.util.List<String> owners;
+  private final AnalystMeta meta;
 
   private DpsqlServer(Server jetty, LedgerStore ledger, AuditLog audit, ServerOptions options,
-      int port, java.util.List<String> owners) {
+      int port, java.util.List<String> owners, AnalystMeta meta) {
+    this.meta = meta;
     this.jetty = jetty;
     this.ledger = ledger;
     this.audit = audit;
@@ -167,6 +176,12 @@ public final class DpsqlServer implements AutoCloseable {
       };
       Properties cache = new Properties();
       cache.setProperty(JdbcMeta.ConnectionCacheSettings.EXPIRY_DURATION.key(), "30");
+      // The per-analyst limit bounds the connections; Avatica's default capacity (1,000 in all)
+      // would evict, and close, open connections of some analysts once many analysts connect.
+      cache.setProperty(JdbcMeta.ConnectionCacheSettings.MAX_CAPACITY.key(),
+          Integer.toString(CONNECTION_CAPACITY));
+      cache.setProperty(JdbcMeta.StatementCacheSettings.MAX_CAPACITY.key(),
+          Integer.toString(STATEMENT_CAPACITY));
       AnalystMeta meta =
           new AnalystMeta(connections, options.maxConnectionsPerAnalyst(), cache);
       ProtobufEndpoint endpoint = new ProtobufEndpoint(new LocalService(meta), MAX_REQUEST_BYTES,
@@ -181,7 +196,7 @@ public final class DpsqlServer implements AutoCloseable {
       jetty.start();
       int port = ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
       return new DpsqlServer(jetty, ledger, audit, options, port,
-          java.util.List.copyOf(users.owners()));
+          java.util.List.copyOf(users.owners()), meta);
     } catch (Exception | Error e) {
       try {
         if (audit != null) {
@@ -328,6 +343,11 @@ public final class DpsqlServer implements AutoCloseable {
   /** The audit log file. */
   public java.nio.file.Path auditFile() {
     return audit.file();
+  }
+
+  /** The connections {@code analyst} holds open now, as the per-analyst limit counts them. */
+  int openConnections(String analyst) {
+    return meta.openConnectionCount(analyst);
   }
 
   /** The audit log itself (tests close it to check that answers are then withheld). */

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The issue's load: 16 client threads (4 analysts × 4 connections) each send 200 distinct private
+ * The issue's load: 16 client threads (4 analysts × 4 connections, opened at the same moment when
+ * the load starts) each send 200 distinct private
  * counts costing ρ = 0.01, against four different analyst budgets, one of them also capped per
  * connection. For every analyst the ledger afterwards holds exactly the spend implied by the answers
  * received, never more than the budget, and the numbers of answers and XDP01 refusals (in total and
@@ -85,19 +86,19 @@ class ServerLoadTest {
     long elapsed;
     try (DpsqlServer server =
         DpsqlServer.start(TestServers.options(backend, users, dir.resolve("ledger"), null))) {
-      List<Connection> connections = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        connections.add(TestServers.connect(server, budgets[t % budgets.length].name()));
-      }
+      // each client opens its connection when the load starts, all at once, as a pool does
+      List<Connection> connections =
+          java.util.Collections.synchronizedList(new ArrayList<>());
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       CountDownLatch go = new CountDownLatch(1);
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int thread = t;
         int analyst = t % budgets.length;
-        Connection c = connections.get(t);
         futures.add(pool.submit(() -> {
           go.await();
+          Connection c = TestServers.connect(server, budgets[analyst].name());
+          connections.add(c);
           try (Statement s = c.createStatement()) {
             for (int i = 0; i < perThread; i++) {
               // 200 distinct statements per connection, and distinct across the analyst's
