@@ -268,4 +268,34 @@ final class AnalystMeta extends JdbcMeta {
   private static AvaticaRuntimeException refused(String sqlState, String message) {
     return new AvaticaRuntimeException(message, 0, sqlState, AvaticaSeverity.ERROR);
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Operations (metrics, users-file reload)
+
+  /** Open remote connections of all analysts now (connections the cache expired not counted). */
+  int openConnectionCount() {
+    int n = 0;
+    for (String id : owners.keySet()) {
+      if (getConnectionCache().getIfPresent(id) != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Closes every open connection of {@code analyst} (removed from the users file): later calls
+   * naming them fail as for a closed connection. Returns how many were closed.
+   */
+  int closeConnectionsOf(String analyst) {
+    int n = 0;
+    for (Map.Entry<String, String> e : owners.entrySet()) {
+      if (e.getValue().equals(analyst) && owners.remove(e.getKey(), analyst)) {
+        forgetStatementsOf(e.getKey());
+        getConnectionCache().invalidate(e.getKey()); // the cache's listener closes it
+        n++;
+      }
+    }
+    return n;
+  }
 }
