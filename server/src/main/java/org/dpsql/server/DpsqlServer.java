@@ -413,8 +413,14 @@ public final class DpsqlServer implements AutoCloseable {
       ServerOptions options = ServerOptions.parse(args);
       DpsqlServer server = start(options);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        // SIGTERM (or SIGINT): stop accepting, let running statements finish, close the ledger
+        err.println("dpsql-server: stopping; waiting up to " + options.shutdownTimeoutSeconds()
+            + " s for running statements");
+        err.flush();
         try {
           server.close();
+          err.println("dpsql-server: stopped; ledger and audit log closed");
+          err.flush();
         } catch (Exception e) {
           err.println("dpsql-server: error while stopping: " + e.getMessage());
         }

@@ -37,6 +37,7 @@ import org.dpsql.server.console.Formats;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -338,6 +339,53 @@ class ServerOperationsTest {
     stopped.get(30, TimeUnit.SECONDS);
     // the ledger was closed (the file lock released): another process may open it now
     try (LedgerStore reopened = LedgerStore.open(LedgerStore.h2File(dir.resolve("ledger")),
+        new java.util.Properties())) {
+      assertEquals(0, reopened.audit("alice").balance().rho().compareTo(new BigDecimal("0.02")));
+    }
+  }
+
+  @Test
+  @Tag("slow") // spawns a server JVM: about 5 s idle, up to 30 s on a loaded machine
+  void sigtermStopsTheServerProcessAndClosesTheLedger() throws Exception {
+    Path users = dir.resolve("users.yaml");
+    write(users, "analysts:\n" + user("alice", "{rho: 1}", null));
+    Path ledger = dir.resolve("ledger");
+    Path err = dir.resolve("server.err");
+    Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+        .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
+        "-cp", System.getProperty("java.class.path"), DpsqlServer.class.getName(),
+        "--demo", "--demo-rows", "300", "--users", users.toString(),
+        "--ledger", ledger.toString(), "--port", "0", "--shutdown-timeout", "5")
+        .redirectError(err.toFile())
+        .start();
+    try {
+      java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(
+          server.getInputStream(), StandardCharsets.UTF_8));
+      java.util.regex.Pattern listening =
+          java.util.regex.Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
+      int port = -1;
+      for (String line = out.readLine(); line != null && port < 0; line = out.readLine()) {
+        java.util.regex.Matcher m = listening.matcher(line);
+        if (m.find()) {
+          port = Integer.parseInt(m.group(1));
+        }
+      }
+      assertTrue(port > 0, "the server did not start: " + Files.readString(err));
+      try (Connection alice = DriverManager.getConnection("jdbc:avatica:remote:url=http://"
+          + "127.0.0.1:" + port + ";serialization=protobuf;authentication=BASIC;"
+          + "avatica_user=alice;avatica_password=pw-alice")) {
+        assertTrue(((Number) single(alice, "SELECT COUNT(*) FROM TRIPS")).longValue() > 0);
+      }
+      server.destroy(); // SIGTERM
+      assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server stopped");
+      assertEquals(143, server.exitValue(), "exit status of a JVM ended by SIGTERM");
+      String log = Files.readString(err);
+      assertTrue(log.contains("dpsql-server: stopping; waiting up to 5 s")
+          && log.contains("dpsql-server: stopped; ledger and audit log closed"), log);
+    } finally {
+      server.destroyForcibly();
+    }
+    try (LedgerStore reopened = LedgerStore.open(LedgerStore.h2File(ledger),
         new java.util.Properties())) {
       assertEquals(0, reopened.audit("alice").balance().rho().compareTo(new BigDecimal("0.02")));
     }
