@@ -146,7 +146,12 @@ final class AnalystDirectory implements AnalystMeta.AnalystConnections, Supplier
     }
     DpsqlDriver driver = drivers.computeIfAbsent(analyst, name -> new DpsqlDriver(
         budgetOf(name), ReleaseSource.shared(ledger.releases(name))));
-    return driver.connect(dpsqlUrl, serverProps);
+    Connection c = driver.connect(dpsqlUrl, serverProps);
+    if (!current.analysts().containsKey(analyst)) { // removed while this connection opened
+      c.close();
+      throw SqlStates.notAllowed("analyst '" + analyst + "' has no budget on this server");
+    }
+    return c;
   }
 
   /** The accountant source of one analyst: their durable account, capped per connection. */

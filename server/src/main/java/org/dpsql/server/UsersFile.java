@@ -46,7 +46,8 @@ import org.yaml.snakeyaml.error.YAMLException;
  *
  * <p>Guarantees: a loaded file has at least one user; every user has a valid password hash and a
  * role; every analyst (every user with a budget) has a positive total and optionally a positive
- * cap, in exactly the accounting's components, and every user whose role is {@code analyst} has a
+ * cap, in exactly the accounting's components (under zcdp ρ, and δ where given: a cap without δ
+ * has the total's δ), and every user whose role is {@code analyst} has a
  * budget; names are 1 to 200 characters of letters, digits and {@code . _ @ -}. Any other content is refused with
  * an {@link IllegalArgumentException} naming the file, the key and the reason.
  */
