@@ -16,8 +16,6 @@ import java.util.Properties;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
 import org.apache.calcite.avatica.remote.LocalService;
 import org.dpsql.accounting.Accounting;
-import org.dpsql.accounting.PrivacyCost;
-import org.dpsql.errors.SqlStates;
 import org.dpsql.examples.DemoData;
 import org.dpsql.jdbc.DpsqlDriver;
 import org.dpsql.ledger.AnalystAccount;
@@ -188,10 +186,10 @@ public final class DpsqlServer implements AutoCloseable {
           () -> backendReachable(backend, backendProps));
       Server jetty = jetty(options, directory,
           new Routes(endpoint, console, health, new MetricsHandler(metrics)));
-      jetty.start();
-      int port = ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
       watcher = new UsersFileWatcher(options.users(), accounting, directory, metrics,
           USERS_POLL_MILLIS);
+      jetty.start();
+      int port = ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
       return new DpsqlServer(jetty, watcher, directory, ledger, audit, options, port,
           java.util.List.copyOf(users.owners()));
     } catch (Exception | Error e) {
