@@ -156,6 +156,9 @@ class ServerOperationsTest {
       single(dave, query + 1);
       single(dave, query + 2); // dave spent ρ 0.04
       single(eve, query + 1);
+      try (Connection alice = connect(server, "alice")) { // her login is now remembered
+        single(alice, "SELECT 1");
+      }
       assertThrows(Exception.class, () -> connect(server, "carol"));
 
       // the owner edits the file: carol added, alice's password changed, bob's budget raised,
@@ -185,7 +188,7 @@ class ServerOperationsTest {
       try (Connection carol = connect(server, "carol")) {
         single(carol, query + 1);
       }
-      assertThrows(Exception.class, () -> connect(server, "alice"));
+      assertThrows(Exception.class, () -> connect(server, "alice")); // remembered, yet refused
       try (Connection alice = connect(server, "alice", "new-pw", new java.util.Properties())) {
         single(alice, query + 1);
       }
