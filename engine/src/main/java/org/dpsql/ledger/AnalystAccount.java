@@ -29,7 +29,9 @@ import org.dpsql.accounting.PrivacyCost;
  * refused or failed charge commits nothing. Hence the stored spend never exceeds the total, even
  * with other processes writing the same store, and a charge that returned is on disk (as durable as
  * the store's commit). Each analyst has its own lock and store connection, so analysts never wait
- * for each other.
+ * for each other. {@link #changeTotal} changes the total (a server re-reading its users file) under
+ * the same lock, and only to a total that still covers the stored spending, so the guarantee holds
+ * across the change: a charge checks against the total in force when it takes the lock.
  */
 public final class AnalystAccount {
   /** Attempts of a charge whose compare-and-set lost to another writer or hit a lock timeout. */
@@ -39,7 +41,8 @@ public final class AnalystAccount {
   private final LedgerStore store;
   private final String analyst;
   private final Accounting accounting;
-  private final PrivacyCost total;
+  /** Written only under {@link #lock}; read by {@link #total()} without it. */
+  private volatile PrivacyCost total;
   private final Clock clock;
   private final ReentrantLock lock = new ReentrantLock(true);
 
@@ -69,6 +72,32 @@ public final class AnalystAccount {
   /** The analyst's total budget over all connections and all time. */
   public PrivacyCost total() {
     return total;
+  }
+
+  /**
+   * Changes the analyst's total budget (the owner raised or lowered it) if the new total still
+   * covers what the store records as spent, in every component.
+   *
+   * @param newTotal the new total; only components of {@link #accounting()}
+   * @return true if changed; false (nothing changed) if the stored spending exceeds it in some
+   *     component
+   * @throws IllegalArgumentException if the total has a component the accounting does not use
+   * @throws LedgerUnavailableException if the store cannot be read (nothing changed)
+   */
+  public boolean changeTotal(PrivacyCost newTotal) {
+    Objects.requireNonNull(newTotal, "newTotal");
+    Costs.requireOnlyUsedComponents(accounting, newTotal, "total budget of analyst '" + analyst
+        + "'");
+    lock.lock();
+    try {
+      if (!Costs.fits(spent(), newTotal)) {
+        return false;
+      }
+      total = newTotal;
+      return true;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**

@@ -182,7 +182,7 @@ public final class LedgerStore implements AutoCloseable {
     if (existing.accounting() != accounting || !existing.total().equals(total)) {
       throw SqlStates.policyError("analyst '" + analyst + "' already has an open account with "
           + existing.accounting().policyName() + " accounting and total " + existing.total()
-          + "; restart the server to change it");
+          + "; change its total with AnalystAccount.changeTotal, or restart the server");
     }
     return existing;
   }
@@ -341,6 +341,25 @@ public final class LedgerStore implements AutoCloseable {
       throw e;
     }
     return c;
+  }
+
+  /**
+   * Whether the store answers now: a new connection opens and reads the balance table within
+   * {@code timeoutSeconds} (for a server's health check; reads no analyst's data).
+   */
+  public boolean reachable(int timeoutSeconds) {
+    if (closed) {
+      return false;
+    }
+    try (Connection c = DriverManager.getConnection(url, connectionProperties);
+        PreparedStatement ps = c.prepareStatement("SELECT 1 FROM DPSQL_BALANCE WHERE 1 = 0")) {
+      ps.setQueryTimeout(timeoutSeconds);
+      try (ResultSet rs = ps.executeQuery()) {
+        return !rs.next();
+      }
+    } catch (SQLException e) {
+      return false;
+    }
   }
 
   private void checkOpen() {

@@ -722,7 +722,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
               .accounting() == org.dpsql.accounting.Accounting.ZCDP ? "; under zCDP accounting "
               + "half of budget.per_connection.delta may be spent this way: ask the data owner "
               + "to set it (or a larger one), or give a smaller delta in the DP hint (in server "
-              + "mode an analyst's zcdp budget has no δ: there, use approx accounting)" : ""));
+              + "mode the analyst's budget and per_connection in the users file need a delta "
+              + "too)" : ""));
     }
     return release;
   }

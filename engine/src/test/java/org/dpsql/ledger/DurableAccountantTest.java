@@ -229,4 +229,42 @@ class DurableAccountantTest {
       assertNull(store.audit("nobody"));
     }
   }
+
+  @Test
+  void zcdpTotalsCarryDeltaAndATotalChangesOnlyToOneThatCoversTheSpending() throws Exception {
+    try (LedgerStore store = store()) {
+      AnalystAccount mo = store.account("mo", Accounting.ZCDP,
+          new PrivacyCost(BigDecimal.ZERO, d("1e-10"), d("1")));
+      DurableAccountant c = new DurableAccountant(mo,
+          new PrivacyCost(BigDecimal.ZERO, d("5e-10"), d("0.5")), "c1", d("1e-9"));
+      // private partition selection: ρ and δ, both exact, both against the total
+      c.charge(new PrivacyCost(BigDecimal.ZERO, d("6e-11"), d("0.2")), "q1", "partitions");
+      BudgetExceededException e = assertThrows(BudgetExceededException.class, () -> c.charge(
+          new PrivacyCost(BigDecimal.ZERO, d("6e-11"), d("0.01")), "q2", "partitions"));
+      assertEquals(d("4e-11"), e.remaining().delta());
+      assertEquals(1, c.ledger().size());
+      // ε reported at the reporting δ less the δ spent
+      assertEquals(org.dpsql.accounting.Conversions.zcdpToEpsilon(0.2, 1e-9 - 6e-11),
+          c.epsilonSpentAtDelta(), 1e-12);
+
+      // lowered below what is spent (δ): refused, nothing changed
+      assertFalse(mo.changeTotal(new PrivacyCost(BigDecimal.ZERO, d("5e-11"), d("1"))));
+      assertEquals(new PrivacyCost(BigDecimal.ZERO, d("1e-10"), d("1")), mo.total());
+      // lowered below what is spent (ρ): refused too
+      assertFalse(mo.changeTotal(new PrivacyCost(BigDecimal.ZERO, d("1e-10"), d("0.1"))));
+      // lowered to exactly the spending: accepted, nothing more fits
+      assertTrue(mo.changeTotal(new PrivacyCost(BigDecimal.ZERO, d("6e-11"), d("0.2"))));
+      assertFalse(c.canAfford(PrivacyCost.zcdp(d("0.001"))));
+      // raised: the next charge fits, on every connection, and the store accepts the same total
+      assertTrue(mo.changeTotal(new PrivacyCost(BigDecimal.ZERO, d("2e-10"), d("2"))));
+      c.charge(new PrivacyCost(BigDecimal.ZERO, d("6e-11"), d("0.01")), "q3", "partitions");
+      assertEquals(new PrivacyCost(BigDecimal.ZERO, d("1.2e-10"), d("0.21")), c.spent());
+      assertEquals(mo, store.account("mo", Accounting.ZCDP,
+          new PrivacyCost(BigDecimal.ZERO, d("2e-10"), d("2"))));
+      assertThrows(IllegalArgumentException.class,
+          () -> mo.changeTotal(PrivacyCost.pure(d("1"))));
+      assertTrue(store.audit("mo").consistent());
+      assertTrue(store.reachable(2));
+    }
+  }
 }

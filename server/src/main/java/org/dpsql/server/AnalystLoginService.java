@@ -31,8 +31,10 @@ import org.eclipse.jetty.server.UserIdentity;
  * unknown users cost the same PBKDF2 work as known ones (no timing oracle on names); at most
  * {@code parallelChecks} PBKDF2 checks run at once, so a flood of wrong passwords cannot take
  * every core from authenticated analysts. An authenticated user has the role {@value #ROLE} if the
- * users file gives them a budget, and the role {@value #OWNER_ROLE} if it makes them an owner; a
- * user keeps the roles of the file the service was built from.
+ * users file gives them a budget, and the role {@value #OWNER_ROLE} if it makes them an owner,
+ * as the users file in force at that request says (the server re-reads it when it changes): a
+ * password changed or a user removed there is refused from the next request on, a remembered check
+ * of the old password included.
  */
 public final class AnalystLoginService implements LoginService {
   /** The role of a user with a budget; the Avatica endpoint's security constraint requires it. */
@@ -42,15 +44,15 @@ public final class AnalystLoginService implements LoginService {
   static final int REMEMBER_MINUTES = 10;
 
   private final String realm;
-  private final Map<String, PasswordHash> passwords;
-  private final Map<String, String[]> roles;
+  private final java.util.function.Supplier<UsersFile> users;
   private final PasswordHash dummy;
   private final Semaphore checks;
   private final byte[] key = new byte[32];
   private final Map<String, Remembered> remembered = new ConcurrentHashMap<>();
   private volatile IdentityService identityService = new DefaultIdentityService();
 
-  private record Remembered(byte[] mac, long expiresAtNanos) {}
+  /** A successful check: the HMAC of name and password, and the hash it was checked against. */
+  private record Remembered(byte[] mac, String hash, long expiresAtNanos) {}
 
   private record AnalystPrincipal(String name) implements Principal {
     @Override
@@ -65,20 +67,19 @@ public final class AnalystLoginService implements LoginService {
    * @param parallelChecks how many PBKDF2 checks may run at once (at least 1)
    */
   public AnalystLoginService(String realm, UsersFile users, int parallelChecks) {
+    this(realm, () -> users, parallelChecks);
+  }
+
+  /**
+   * @param realm the HTTP realm name
+   * @param users the users file in force at each request
+   * @param parallelChecks how many PBKDF2 checks may run at once (at least 1)
+   */
+  public AnalystLoginService(String realm, java.util.function.Supplier<UsersFile> users,
+      int parallelChecks) {
     this.realm = Objects.requireNonNull(realm, "realm");
-    this.passwords = Map.copyOf(users.passwords());
-    Map<String, String[]> r = new java.util.HashMap<>();
-    for (String name : passwords.keySet()) {
-      java.util.List<String> granted = new java.util.ArrayList<>();
-      if (users.analysts().containsKey(name)) {
-        granted.add(ROLE);
-      }
-      if (users.isOwner(name)) {
-        granted.add(OWNER_ROLE);
-      }
-      r.put(name, granted.toArray(new String[0]));
-    }
-    this.roles = Map.copyOf(r);
+    this.users = Objects.requireNonNull(users, "users");
+    Map<String, PasswordHash> passwords = users.get().passwords();
     this.checks = new Semaphore(Math.max(1, parallelChecks), true);
     SecureRandom random = new SecureRandom();
     random.nextBytes(key);
@@ -98,12 +99,14 @@ public final class AnalystLoginService implements LoginService {
       return null;
     }
     String password = credentials.toString();
-    PasswordHash hash = passwords.get(username);
+    UsersFile now = users.get();
+    PasswordHash hash = now.passwords().get(username);
     byte[] mac = mac(username, password);
     if (hash != null) {
       Remembered r = remembered.get(username);
-      if (r != null && System.nanoTime() - r.expiresAtNanos < 0 && MessageDigest.isEqual(r.mac, mac)) {
-        return identity(username);
+      if (r != null && System.nanoTime() - r.expiresAtNanos < 0 && MessageDigest.isEqual(r.mac, mac)
+          && r.hash.equals(hash.encode())) {
+        return identity(username, now);
       }
     }
     boolean ok;
@@ -129,17 +132,24 @@ public final class AnalystLoginService implements LoginService {
     if (!ok) {
       return null;
     }
-    remembered.put(username,
-        new Remembered(mac, System.nanoTime() + TimeUnit.MINUTES.toNanos(REMEMBER_MINUTES)));
-    return identity(username);
+    remembered.put(username, new Remembered(mac, hash.encode(),
+        System.nanoTime() + TimeUnit.MINUTES.toNanos(REMEMBER_MINUTES)));
+    return identity(username, now);
   }
 
-  private UserIdentity identity(String username) {
+  private UserIdentity identity(String username, UsersFile now) {
+    java.util.List<String> granted = new java.util.ArrayList<>();
+    if (now.analysts().containsKey(username)) {
+      granted.add(ROLE);
+    }
+    if (now.isOwner(username)) {
+      granted.add(OWNER_ROLE);
+    }
     Principal principal = new AnalystPrincipal(username);
     Subject subject = new Subject();
     subject.getPrincipals().add(principal);
     subject.setReadOnly();
-    return identityService.newUserIdentity(subject, principal, roles.get(username).clone());
+    return identityService.newUserIdentity(subject, principal, granted.toArray(new String[0]));
   }
 
   private byte[] mac(String username, String password) {
@@ -156,7 +166,7 @@ public final class AnalystLoginService implements LoginService {
 
   @Override
   public boolean validate(UserIdentity user) {
-    return user != null && passwords.containsKey(user.getUserPrincipal().getName());
+    return user != null && users.get().passwords().containsKey(user.getUserPrincipal().getName());
   }
 
   @Override

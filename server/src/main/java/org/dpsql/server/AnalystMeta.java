@@ -96,6 +96,9 @@ final class AnalystMeta extends JdbcMeta {
         opening.remove(ch.id);
         if (!opened) {
           owners.remove(ch.id, analyst);
+        } else if (!analyst.equals(owners.get(ch.id))) {
+          // the analyst was removed from the users file while this connection opened
+          getConnectionCache().invalidate(ch.id);
         }
       }
     }
@@ -306,5 +309,39 @@ final class AnalystMeta extends JdbcMeta {
 
   private static AvaticaRuntimeException refused(String sqlState, String message) {
     return new AvaticaRuntimeException(message, 0, sqlState, AvaticaSeverity.ERROR);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Operations (metrics, users-file reload)
+
+  /** Open remote connections of all analysts now, as the per-analyst limit counts them. */
+  int openConnectionCount() {
+    Map<String, Connection> cache = getConnectionCache().asMap();
+    int n = 0;
+    for (String id : owners.keySet()) {
+      if (opening.contains(id) || cache.containsKey(id)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Closes every open connection of {@code analyst} (removed from the users file): later calls
+   * naming them fail as for a closed connection, and a connection of theirs still being opened is
+   * closed as its open completes. Returns how many were closed or will be.
+   */
+  int closeConnectionsOf(String analyst) {
+    int n = 0;
+    synchronized (owners) {
+      for (Map.Entry<String, String> e : owners.entrySet()) {
+        if (e.getValue().equals(analyst) && owners.remove(e.getKey(), analyst)) {
+          forgetStatementsOf(e.getKey());
+          getConnectionCache().invalidate(e.getKey()); // the cache's listener closes it
+          n++;
+        }
+      }
+    }
+    return n;
   }
 }

@@ -4,33 +4,25 @@ import java.io.BufferedReader;
 import java.io.Console;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.UUID;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
 import org.apache.calcite.avatica.remote.LocalService;
 import org.dpsql.accounting.Accounting;
-import org.dpsql.accounting.ChargeMeter;
-import org.dpsql.accounting.PrivacyCost;
-import org.dpsql.errors.SqlStates;
 import org.dpsql.examples.DemoData;
 import org.dpsql.jdbc.DpsqlDriver;
 import org.dpsql.ledger.AnalystAccount;
-import org.dpsql.ledger.DurableAccountant;
 import org.dpsql.ledger.LedgerAudit;
 import org.dpsql.ledger.LedgerStore;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
-import org.dpsql.session.AccountantSource;
-import org.dpsql.session.ReleaseSource;
 import org.dpsql.session.DpsqlSession;
 import org.dpsql.server.console.AuditTail;
 import org.dpsql.server.console.ConsoleHandler;
@@ -44,6 +36,7 @@ import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.StatisticsHandler;
 import org.eclipse.jetty.util.security.Constraint;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -63,6 +56,14 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * BackendPrivileges}); every statement received is appended to the {@link AuditLog} before its
  * answer leaves. Owners (users file {@code role: owner}) and no one else open the read-only
  * data-owner console at {@code /console} ({@link ConsoleHandler}), on the same port and TLS.
+ *
+ * <p>Operations: the users file is re-read when it changes ({@link UsersFileWatcher}, {@link
+ * AnalystDirectory}); {@code GET /health} answers without authentication whether the ledger and
+ * the backend are reachable ({@link HealthHandler}); {@code GET /metrics} gives owners the
+ * Prometheus text format ({@link MetricsHandler}, {@link ServerMetrics}). {@link #close} (and
+ * SIGTERM, through the shutdown hook of {@link #main}) stops accepting connections, lets the
+ * requests being handled finish for up to the shutdown timeout, then closes the audit log and
+ * the ledger.
  */
 public final class DpsqlServer implements AutoCloseable {
   /** Largest request body accepted, in bytes. */
@@ -83,7 +84,12 @@ public final class DpsqlServer implements AutoCloseable {
   /** The most bytes of the audit log the console reads per page, from its end. */
   static final long AUDIT_TAIL_BYTES = 8L * 1024 * 1024;
 
+  /** How often the users file is checked for changes, in milliseconds. */
+  static final long USERS_POLL_MILLIS = 1000;
+
   private final Server jetty;
+  private final UsersFileWatcher watcher;
+  private final AnalystDirectory directory;
   private final LedgerStore ledger;
   private final AuditLog audit;
   private final ServerOptions options;
@@ -91,10 +97,13 @@ public final class DpsqlServer implements AutoCloseable {
   private final java.util.List<String> owners;
   private final AnalystMeta meta;
 
-  private DpsqlServer(Server jetty, LedgerStore ledger, AuditLog audit, ServerOptions options,
-      int port, java.util.List<String> owners, AnalystMeta meta) {
+  private DpsqlServer(Server jetty, UsersFileWatcher watcher, AnalystDirectory directory,
+      LedgerStore ledger, AuditLog audit, ServerOptions options, int port,
+      java.util.List<String> owners, AnalystMeta meta) {
     this.meta = meta;
     this.jetty = jetty;
+    this.watcher = watcher;
+    this.directory = directory;
     this.ledger = ledger;
     this.audit = audit;
     this.options = options;
@@ -158,22 +167,16 @@ public final class DpsqlServer implements AutoCloseable {
     }
     LedgerStore ledger = LedgerStore.open(options.ledgerUrl(), ledgerProps);
     AuditLog audit = null;
+    UsersFileWatcher watcher = null;
     try {
       audit = AuditLog.open(options.audit(), java.time.Clock.systemUTC());
-      Map<String, DpsqlDriver> drivers = new HashMap<>();
-      for (Analyst a : users.analysts().values()) {
-        AnalystAccount account = ledger.account(a.name(), accounting, a.total());
-        drivers.put(a.name(), new DpsqlDriver(budgetOf(a, account),
-            ReleaseSource.shared(ledger.releases(a.name()))));
-      }
-      Map<String, DpsqlDriver> byAnalyst = Map.copyOf(drivers);
-      AnalystMeta.AnalystConnections connections = analyst -> {
-        DpsqlDriver driver = byAnalyst.get(analyst);
-        if (driver == null) {
-          throw SqlStates.notAllowed("analyst '" + analyst + "' has no budget on this server");
-        }
-        return driver.connect(dpsqlUrl, serverProps);
-      };
+      AnalystMeta[] metaRef = new AnalystMeta[1];
+      ServerMetrics metrics = new ServerMetrics(
+          () -> metaRef[0] == null ? 0 : metaRef[0].openConnectionCount());
+      BigDecimal reportingDelta = accounting == Accounting.ZCDP
+          ? policy.budget().perConnection().delta() : null;
+      AnalystDirectory directory = new AnalystDirectory(users, ledger, accounting, reportingDelta,
+          dpsqlUrl, serverProps, metrics);
       Properties cache = new Properties();
       cache.setProperty(JdbcMeta.ConnectionCacheSettings.EXPIRY_DURATION.key(), "30");
       // The per-analyst limit bounds the connections; Avatica's default capacity (1,000 in all)
@@ -183,22 +186,32 @@ public final class DpsqlServer implements AutoCloseable {
       cache.setProperty(JdbcMeta.StatementCacheSettings.MAX_CAPACITY.key(),
           Integer.toString(STATEMENT_CAPACITY));
       AnalystMeta meta =
-          new AnalystMeta(connections, options.maxConnectionsPerAnalyst(), cache);
+          new AnalystMeta(directory, options.maxConnectionsPerAnalyst(), cache);
+      metaRef[0] = meta;
+      directory.onRemoved(meta::closeConnectionsOf);
       ProtobufEndpoint endpoint = new ProtobufEndpoint(new LocalService(meta), MAX_REQUEST_BYTES,
-          audit, meta::preparedSql);
+          audit, meta::preparedSql, metrics);
       String backend = backendUrl;
       CurrentPolicy current = new CurrentPolicy(policySource,
           () -> java.sql.DriverManager.getConnection(backend, backendProps));
       current.get(); // checked once now, as the probe connection did
-      ConsoleHandler console = new ConsoleHandler(users, ledger.reader(),
+      ConsoleHandler console = new ConsoleHandler(directory, ledger.reader(),
           new AuditTail(audit.file(), AUDIT_TAIL_BYTES), current, policy);
-      Server jetty = jetty(options, users, new Routes(endpoint, console));
+      HealthHandler health = new HealthHandler(() -> ledger.reachable(HEALTH_TIMEOUT_SECONDS),
+          () -> backendReachable(backend, backendProps));
+      Server jetty = jetty(options, directory,
+          new Routes(endpoint, console, health, new MetricsHandler(metrics)));
+      watcher = new UsersFileWatcher(options.users(), accounting, directory, metrics,
+          USERS_POLL_MILLIS);
       jetty.start();
       int port = ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
-      return new DpsqlServer(jetty, ledger, audit, options, port,
+      return new DpsqlServer(jetty, watcher, directory, ledger, audit, options, port,
           java.util.List.copyOf(users.owners()), meta);
     } catch (Exception | Error e) {
       try {
+        if (watcher != null) {
+          watcher.close();
+        }
         if (audit != null) {
           audit.close();
         }
@@ -206,6 +219,20 @@ public final class DpsqlServer implements AutoCloseable {
         ledger.close();
       }
       throw e;
+    }
+  }
+
+  /** Seconds a health probe of the ledger or the backend may take. */
+  static final int HEALTH_TIMEOUT_SECONDS = 2;
+
+  /** Whether a new backend connection opens and is valid (for {@code /health}). */
+  private static boolean backendReachable(String url, Properties props) {
+    try (Connection c = java.sql.DriverManager.getConnection(url, props)) {
+      return c.isValid(HEALTH_TIMEOUT_SECONDS);
+    } catch (SQLException e) {
+      System.getLogger(DpsqlServer.class.getName()).log(System.Logger.Level.WARNING,
+          "health: the backend is unreachable: " + e.getMessage());
+      return false;
     }
   }
 
@@ -227,24 +254,6 @@ public final class DpsqlServer implements AutoCloseable {
     return password;
   }
 
-  /** The accountant source of one analyst: their durable account, capped per connection. */
-  private static AccountantSource budgetOf(Analyst analyst, AnalystAccount account) {
-    return (policy, info, accounting, perConnection, reportingDelta) -> {
-      if (accounting != account.accounting()) {
-        throw SqlStates.policyError("the policy's accounting changed to "
-            + accounting.policyName() + " while the server runs; restart the server");
-      }
-      PrivacyCost cap = perConnection;
-      if (analyst.perConnection() != null) {
-        cap = new PrivacyCost(cap.epsilon().min(analyst.perConnection().epsilon()),
-            cap.delta().min(analyst.perConnection().delta()),
-            cap.rho().min(analyst.perConnection().rho()));
-      }
-      return ChargeMeter.metered(
-          new DurableAccountant(account, cap, UUID.randomUUID().toString(), reportingDelta));
-    };
-  }
-
   private static void checkTransport(ServerOptions o) throws Exception {
     if (o.tls() || o.insecureHttp()) {
       return;
@@ -257,7 +266,8 @@ public final class DpsqlServer implements AutoCloseable {
     }
   }
 
-  private static Server jetty(ServerOptions o, UsersFile users, Routes routes) {
+  private static Server jetty(ServerOptions o, java.util.function.Supplier<UsersFile> users,
+      Routes routes) {
     QueuedThreadPool threads = new QueuedThreadPool(64, 4);
     threads.setName("dpsql-server");
     Server server = new Server(threads);
@@ -290,14 +300,28 @@ public final class DpsqlServer implements AutoCloseable {
     ConstraintMapping mapping = roleOnly("/*", AnalystLoginService.ROLE);
     ConstraintMapping consoleMapping =
         roleOnly(ConsoleHandler.PATH + "/*", AnalystLoginService.OWNER_ROLE);
+    // /metrics: owners (it names the analysts and their spending); /health: anyone, no data
+    ConstraintMapping metricsMapping =
+        roleOnly(MetricsHandler.PATH, AnalystLoginService.OWNER_ROLE);
+    Constraint open = new Constraint();
+    open.setName("health");
+    open.setAuthenticate(false);
+    ConstraintMapping healthMapping = new ConstraintMapping();
+    healthMapping.setConstraint(open);
+    healthMapping.setPathSpec(HealthHandler.PATH);
     ConstraintSecurityHandler security = new ConstraintSecurityHandler();
     security.setAuthenticator(new BasicAuthenticator());
     security.setRealmName("dpsql");
     security.setLoginService(new AnalystLoginService("dpsql", users,
         Math.max(1, Runtime.getRuntime().availableProcessors() / 2)));
-    security.setConstraintMappings(new ConstraintMapping[] {mapping, consoleMapping});
+    security.setConstraintMappings(
+        new ConstraintMapping[] {mapping, consoleMapping, metricsMapping, healthMapping});
     security.setHandler(routes);
-    server.setHandler(security);
+    // counts the requests in flight, so that stop() waits for them (graceful shutdown)
+    StatisticsHandler inFlight = new StatisticsHandler();
+    inFlight.setHandler(security);
+    server.setHandler(inFlight);
+    server.setStopTimeout(o.shutdownTimeoutSeconds() * 1000L);
     server.setErrorHandler(new PlainErrors());
     server.setStopAtShutdown(false);
     return server;
@@ -355,10 +379,20 @@ public final class DpsqlServer implements AutoCloseable {
     return audit;
   }
 
-  /** Stops accepting requests, then closes the audit log and the ledger. */
+  /** The users in force now (the users file as last applied). */
+  UsersFile users() {
+    return directory.current();
+  }
+
+  /**
+   * Stops gracefully: stops accepting connections and requests, waits for the requests being
+   * handled to finish (at most the shutdown timeout; the rest are cut off and nothing they
+   * computed is released unless it was audited), then closes the audit log and the ledger.
+   */
   @Override
   public void close() throws Exception {
     try {
+      watcher.close();
       jetty.stop();
     } finally {
       try {
@@ -397,8 +431,14 @@ public final class DpsqlServer implements AutoCloseable {
       ServerOptions options = ServerOptions.parse(args);
       DpsqlServer server = start(options);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        // SIGTERM (or SIGINT): stop accepting, let running statements finish, close the ledger
+        err.println("dpsql-server: stopping; waiting up to " + options.shutdownTimeoutSeconds()
+            + " s for running statements");
+        err.flush();
         try {
           server.close();
+          err.println("dpsql-server: stopped; ledger and audit log closed");
+          err.flush();
         } catch (Exception e) {
           err.println("dpsql-server: error while stopping: " + e.getMessage());
         }

@@ -26,7 +26,8 @@ import org.eclipse.jetty.server.handler.AbstractHandler;
  * ClientErrors} (contract SQLState, no stack trace). Every statement request (prepare, execute,
  * prepare-and-execute, batches) gets its line in the {@link AuditLog} before its response leaves,
  * with the outcome the client receives and the cost the call charged ({@link ChargeMeter}); if
- * the line cannot be written the answer is withheld and the client gets {@code HY000}.
+ * the line cannot be written the answer is withheld and the client gets {@code HY000}. The same
+ * outcome, duration and charge are counted in the {@link ServerMetrics}.
  */
 final class ProtobufEndpoint extends AbstractHandler {
   private final Service service;
@@ -34,15 +35,18 @@ final class ProtobufEndpoint extends AbstractHandler {
   private final int maxRequestBytes;
   private final AuditLog audit;
   private final Function<Meta.StatementHandle, String> preparedSql;
+  private final ServerMetrics metrics;
 
   /**
    * @param service the Avatica service
    * @param maxRequestBytes largest request body accepted
    * @param audit where statements are logged
    * @param preparedSql the SQL a statement of the current analyst was prepared with, or null
+   * @param metrics where statements are counted
    */
   ProtobufEndpoint(Service service, int maxRequestBytes, AuditLog audit,
-      Function<Meta.StatementHandle, String> preparedSql) {
+      Function<Meta.StatementHandle, String> preparedSql, ServerMetrics metrics) {
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.service = Objects.requireNonNull(service, "service");
     this.maxRequestBytes = maxRequestBytes;
     this.audit = Objects.requireNonNull(audit, "audit");
@@ -144,6 +148,8 @@ final class ProtobufEndpoint extends AbstractHandler {
           answer = ClientErrors.auditUnavailable(e);
           status = HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
         }
+        metrics.statement(audited.request(), outcome(answer), System.nanoTime() - start, analyst,
+            charged);
       }
     }
     byte[] bytes = translation.serializeResponse(answer);

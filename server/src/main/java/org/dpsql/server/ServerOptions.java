@@ -28,11 +28,13 @@ import java.util.Objects;
  * @param seed the server's noise seed (only if the policy allows it), or null
  * @param maxConnectionsPerAnalyst open connections one analyst may hold
  * @param audit the audit log file (one JSON line per statement received)
+ * @param shutdownTimeoutSeconds how long a stop (SIGTERM) waits for requests being handled
  */
 public record ServerOptions(String backendUrl, String backendUser, String backendPassword,
     String policy, int demoRows, Path users, String ledgerUrl, String ledgerUser,
     String ledgerPassword, String host, int port, Path keystore, String keystorePassword,
-    boolean insecureHttp, Long seed, int maxConnectionsPerAnalyst, Path audit) {
+    boolean insecureHttp, Long seed, int maxConnectionsPerAnalyst, Path audit,
+    int shutdownTimeoutSeconds) {
 
   /** Default port. */
   public static final int DEFAULT_PORT = 8765;
@@ -40,6 +42,18 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
   public static final String DEFAULT_LEDGER = "dpsql-ledger";
   /** Default audit log file name, beside an H2 file ledger (else in the working directory). */
   public static final String DEFAULT_AUDIT = "dpsql-audit.log";
+  /** Default seconds a stop waits for the requests being handled. */
+  public static final int DEFAULT_SHUTDOWN_TIMEOUT = 30;
+
+  /** As the canonical constructor, with the default shutdown timeout. */
+  public ServerOptions(String backendUrl, String backendUser, String backendPassword,
+      String policy, int demoRows, Path users, String ledgerUrl, String ledgerUser,
+      String ledgerPassword, String host, int port, Path keystore, String keystorePassword,
+      boolean insecureHttp, Long seed, int maxConnectionsPerAnalyst, Path audit) {
+    this(backendUrl, backendUser, backendPassword, policy, demoRows, users, ledgerUrl, ledgerUser,
+        ledgerPassword, host, port, keystore, keystorePassword, insecureHttp, seed,
+        maxConnectionsPerAnalyst, audit, DEFAULT_SHUTDOWN_TIMEOUT);
+  }
 
   /** As the canonical constructor, with the audit log at its default place ({@link #defaultAudit}). */
   public ServerOptions(String backendUrl, String backendUser, String backendPassword,
@@ -90,6 +104,9 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
     if (maxConnectionsPerAnalyst < 1) {
       throw new IllegalArgumentException("--max-connections must be at least 1");
     }
+    if (shutdownTimeoutSeconds < 0) {
+      throw new IllegalArgumentException("--shutdown-timeout must be at least 0");
+    }
   }
 
   /** Whether TLS is on. */
@@ -137,11 +154,26 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
           --audit FILE             append one JSON line per statement received (time, analyst,
                                    SQL, outcome, cost charged, duration) to FILE (default
                                    dpsql-audit.log beside the ledger file)
+          The users file is re-read within a second of a change: new analysts and passwords,
+          changed budgets (a budget below what the analyst already spent is refused and the old
+          entry kept, see the log); a removed analyst's open connections are closed. Under zcdp
+          a budget may carry a delta (e.g. {rho: 2.0, delta: 4e-10}, at most half the policy's
+          per_connection delta) for GROUP BY over keys: private columns.
 
         Data-owner console:
           Owners (role: owner in the users file) open the read-only console at
           http(s)://HOST:PORT/console with their user name and password: analysts' budgets,
           spending, ledgers, releases, the audit log and the policy. Analysts get 403.
+
+        Operations:
+          GET /health              no authentication; 200 {"status":"up",...} when the ledger and
+                                   the backend answer, else 503 (for load balancers)
+          GET /metrics             owners only (Basic auth, as the console): Prometheus text
+                                   format (statements by kind, outcome and SQLState, latency,
+                                   budget charged per analyst, ledger write failures, open
+                                   connections, users-file reloads)
+          --shutdown-timeout S     on SIGTERM, stop accepting and wait up to S seconds (default
+                                   30) for running statements, then close the ledger
 
         Network:
           --host ADDR              address to listen on (default 127.0.0.1)
@@ -182,6 +214,7 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
     Long seed = null;
     int maxConnections = 16;
     Path audit = null;
+    int shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       switch (a) {
@@ -203,6 +236,7 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
         case "--seed" -> seed = longInteger(value(args, ++i, a), a);
         case "--max-connections" -> maxConnections = integer(value(args, ++i, a), a);
         case "--audit" -> audit = Path.of(value(args, ++i, a));
+        case "--shutdown-timeout" -> shutdownTimeout = integer(value(args, ++i, a), a);
         default -> throw new IllegalArgumentException("unknown option '" + a + "' (see --help)");
       }
     }
@@ -220,7 +254,7 @@ public record ServerOptions(String backendUrl, String backendUser, String backen
     return new ServerOptions(backendUrl, backendUser, backendPassword, policy,
         demo ? demoRows : 0, users, ledgerUrl, ledgerUser, ledgerPassword, host, port, keystore,
         keystorePassword, insecure, seed, maxConnections,
-        audit == null ? defaultAudit(ledgerUrl) : audit);
+        audit == null ? defaultAudit(ledgerUrl) : audit, shutdownTimeout);
   }
 
   /** A JDBC URL as given, else an H2 file path. */

@@ -39,11 +39,15 @@ import org.yaml.snakeyaml.error.YAMLException;
  * {@code budget}: without one the owner cannot run statements. An analyst cannot open the console.
  *
  * <p>Budgets use the components of the policy's accounting: {@code {epsilon}} (pure), {@code
- * {epsilon, delta}} (approx) or {@code {rho}} (zcdp). Numbers are read as exact decimals.
+ * {epsilon, delta}} (approx) or {@code {rho}} or {@code {rho, delta}} (zcdp). Under zCDP the δ is
+ * what the analyst may spend on mechanisms that are only δ-approximately ρ-zCDP (GROUP BY over a
+ * {@code keys: private} column): without it such statements are refused; a {@code per_connection}
+ * without δ caps only ρ. Numbers are read as exact decimals.
  *
  * <p>Guarantees: a loaded file has at least one user; every user has a valid password hash and a
  * role; every analyst (every user with a budget) has a positive total and optionally a positive
- * cap, in exactly the accounting's components, and every user whose role is {@code analyst} has a
+ * cap, in exactly the accounting's components (under zcdp ρ, and δ where given: a cap without δ
+ * has the total's δ), and every user whose role is {@code analyst} has a
  * budget; names are 1 to 200 characters of letters, digits and {@code . _ @ -}. Any other content is refused with
  * an {@link IllegalArgumentException} naming the file, the key and the reason.
  */
@@ -142,6 +146,11 @@ public final class UsersFile {
       }
       PrivacyCost cap = budget(fields.get("per_connection"), where + ".per_connection", accounting)
           .orElse(null);
+      if (cap != null && accounting == Accounting.ZCDP && cap.delta().signum() == 0
+          && total.isPresent()) {
+        // a zCDP cap without δ caps ρ only: δ is then bounded by the total alone
+        cap = new PrivacyCost(BigDecimal.ZERO, total.get().delta(), cap.rho());
+      }
       if (total.isEmpty() && cap != null) {
         throw new IllegalArgumentException(where + ".per_connection: an owner without a budget "
             + "runs no statements; give a budget too, or remove per_connection");
@@ -185,7 +194,7 @@ public final class UsersFile {
     boolean ok = switch (accounting) {
       case PURE -> epsilon != null && delta == null && rho == null;
       case APPROX -> epsilon != null && delta != null && rho == null;
-      case ZCDP -> epsilon == null && delta == null && rho != null;
+      case ZCDP -> epsilon == null && rho != null;
     };
     if (!ok) {
       throw new IllegalArgumentException(where + ": the policy uses " + accounting.policyName()
@@ -219,8 +228,66 @@ public final class UsersFile {
     return switch (accounting) {
       case PURE -> "{epsilon: 3.0}";
       case APPROX -> "{epsilon: 3.0, delta: 1e-6}";
-      case ZCDP -> "{rho: 2.0}";
+      case ZCDP -> "{rho: 2.0} or {rho: 2.0, delta: 1e-10}";
     };
+  }
+
+  /**
+   * Checks the analysts' δ budgets under zCDP against the policy's reporting δ (its {@code
+   * budget.per_connection.delta}): each analyst's total δ may be at most half of it, so that ε is
+   * always reported at a δ of at least the other half, as for an embedded connection (see
+   * {@code ZcdpAccountant}).
+   *
+   * @param accounting the policy's accounting
+   * @param reportingDelta the policy's per-connection δ, or null
+   * @throws IllegalArgumentException naming the first analyst whose δ is too large
+   */
+  public void checkDeltas(Accounting accounting, BigDecimal reportingDelta) {
+    for (Analyst a : analysts.values()) {
+      String problem = deltaProblem(a, accounting, reportingDelta);
+      if (problem != null) {
+        throw new IllegalArgumentException(problem);
+      }
+    }
+  }
+
+  /** As {@link #checkDeltas} for one analyst: the problem, or null if there is none. */
+  static String deltaProblem(Analyst a, Accounting accounting, BigDecimal reportingDelta) {
+    if (accounting != Accounting.ZCDP) {
+      return null;
+    }
+    BigDecimal most = reportingDelta == null ? BigDecimal.ZERO
+        : reportingDelta.divide(BigDecimal.valueOf(2));
+    if (a.total().delta().compareTo(most) <= 0) {
+      return null;
+    }
+    return "analysts." + a.name() + ".budget.delta: " + a.total().delta().toPlainString()
+        + " is more than half the policy's budget.per_connection.delta (" + (reportingDelta == null
+            ? "none" : reportingDelta.toPlainString()) + "), at which ε is reported; give at most "
+        + most.toPlainString() + ", or raise the policy's delta";
+  }
+
+  /**
+   * This file with {@code name}'s entry (password, budget, role) as {@code old} has it, or without
+   * it if {@code old} has none: what a reload keeps when it refuses the new entry.
+   */
+  UsersFile keeping(String name, UsersFile old) {
+    Map<String, Analyst> a = new LinkedHashMap<>(analysts);
+    Map<String, PasswordHash> p = new LinkedHashMap<>(passwords);
+    Set<String> o = new java.util.LinkedHashSet<>(owners);
+    a.remove(name);
+    p.remove(name);
+    o.remove(name);
+    if (old.analysts.containsKey(name)) {
+      a.put(name, old.analysts.get(name));
+    }
+    if (old.passwords.containsKey(name)) {
+      p.put(name, old.passwords.get(name));
+    }
+    if (old.owners.contains(name)) {
+      o.add(name);
+    }
+    return new UsersFile(a, p, o);
   }
 
   /** The analysts (every user with a budget, owners included) by name, in file order. */

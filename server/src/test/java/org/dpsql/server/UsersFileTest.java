@@ -57,6 +57,32 @@ class UsersFileTest {
   }
 
   @Test
+  void zcdpBudgetsMayCarryADeltaForPartitionSelection() {
+    UsersFile f = UsersFile.parse("analysts:\n  alice:\n    password: " + HASH + "\n"
+        + "    budget: {rho: 2, delta: 4e-10}\n    per_connection: {rho: 0.5, delta: 1e-10}\n"
+        + "  bob:\n    password: " + HASH + "\n    budget: {rho: 1, delta: 3e-10}\n"
+        + "    per_connection: {rho: 0.25}\n"
+        + "  cy:\n    password: " + HASH + "\n    budget: {rho: 1}\n",
+        "users.yaml", Accounting.ZCDP);
+    assertEquals(new PrivacyCost(BigDecimal.ZERO, new BigDecimal("4e-10"), new BigDecimal("2")),
+        f.analyst("alice").orElseThrow().total());
+    assertEquals(new PrivacyCost(BigDecimal.ZERO, new BigDecimal("1e-10"), new BigDecimal("0.5")),
+        f.analyst("alice").orElseThrow().perConnection());
+    // a cap without δ caps ρ only: its δ is the total's
+    assertEquals(new PrivacyCost(BigDecimal.ZERO, new BigDecimal("3e-10"), new BigDecimal("0.25")),
+        f.analyst("bob").orElseThrow().perConnection());
+    assertEquals(PrivacyCost.zcdp(BigDecimal.ONE), f.analyst("cy").orElseThrow().total());
+    // at most half the policy's reporting δ (1e-9 in the demo policy)
+    f.checkDeltas(Accounting.ZCDP, new BigDecimal("1e-9"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> f.checkDeltas(Accounting.ZCDP, new BigDecimal("7e-10")));
+    assertTrue(e.getMessage().startsWith("analysts.alice.budget.delta"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> f.checkDeltas(Accounting.ZCDP, null));
+    assertThrows(IllegalArgumentException.class, () -> UsersFile.parse("analysts:\n  a:\n"
+        + "    password: " + HASH + "\n    budget: {rho: 1, delta: 1}\n", "u", Accounting.ZCDP));
+  }
+
+  @Test
   void ownersHaveARoleAndNoBudgetUnlessTheFileGivesOne() {
     UsersFile f = UsersFile.parse("analysts:\n  alice:\n    password: " + HASH + "\n"
         + "    budget: {rho: 1}\n  olivia:\n    password: " + HASH + "\n    role: owner\n"

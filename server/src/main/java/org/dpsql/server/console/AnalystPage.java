@@ -53,6 +53,9 @@ final class AnalystPage {
         .append(card("ε spent" + (figures.delta() == null ? ""
             : " at δ=" + Formats.exact(figures.delta())),
             Formats.approx(figures.epsilonSpent()), "eps-spent"))
+        .append(figures.usesDelta() ? card("δ spent", Formats.exact(figures.deltaSpent()),
+            "delta-spent") + card("δ budget", Formats.exact(figures.deltaTotal()), "delta-total")
+            : "")
         .append(card("paid answers", Long.toString(figures.paid()), "paid"))
         .append(card("free answers", Long.toString(figures.free()), "free"))
         .append("</div>");

@@ -50,7 +50,12 @@ final class AnalystsPage {
     header(b, "spent " + unit, BudgetFigures.SortKey.SPENT, sort, descending);
     header(b, "remaining " + unit, BudgetFigures.SortKey.REMAINING, sort, descending);
     header(b, "used", BudgetFigures.SortKey.SHARE, sort, descending);
-    b.append("<th>ε spent</th><th>ε budget</th><th>per connection</th>");
+    boolean deltas = accounting.usesDelta();
+    b.append("<th>ε spent</th><th>ε budget</th>");
+    if (deltas) {
+      b.append("<th>δ spent</th><th>δ budget</th>");
+    }
+    b.append("<th>per connection</th>");
     header(b, "paid", BudgetFigures.SortKey.PAID, sort, descending);
     header(b, "free", BudgetFigures.SortKey.FREE, sort, descending);
     header(b, "last activity (UTC)", BudgetFigures.SortKey.LAST, sort, descending);
@@ -73,6 +78,8 @@ final class AnalystsPage {
       b.append("</td>")
           .append(num("eps-spent", Formats.approx(f.epsilonSpent())))
           .append(num("eps-total", Formats.approx(f.epsilonTotal())))
+          .append(deltas ? num("delta-spent", Formats.exact(f.deltaSpent()))
+              + num("delta-total", Formats.exact(f.deltaTotal())) : "")
           .append(num("cap", f.perConnection() == null ? "policy's"
               : Formats.exact(accounting == Accounting.ZCDP ? f.perConnection().rho()
                   : f.perConnection().epsilon())))

@@ -18,12 +18,13 @@ import org.dpsql.server.UsersFile;
 
 /**
  * One analyst's budget figures as the console shows them: total, spent and remaining in the
- * accounting's own unit (ε for pure and approx, ρ for zCDP), the ε they amount to at the policy's
- * δ, and the counts of paid and free answers.
+ * accounting's own unit (ε for pure and approx, ρ for zCDP), the δ spent and granted (approx, and
+ * zCDP's partition selection), the ε they amount to at the policy's δ, and the counts of paid and
+ * free answers.
  *
  * <p>Guarantees: {@link #spent()} is the ledger's exact balance; {@link #remaining()} is exactly
  * {@code total − spent} in the unit, never negative; the ε figures are those {@code DPSQL.BUDGET}
- * reports (the same conversion at the same δ). {@code total} is null for an analyst the ledger
+ * reports (the same conversion at the same δ: under zCDP the policy's δ less the δ spent). {@code total} is null for an analyst the ledger
  * knows but the users file no longer lists.
  *
  * @param analyst the analyst
@@ -115,6 +116,21 @@ public record BudgetFigures(String analyst, Accounting accounting, PrivacyCost t
     };
   }
 
+  /** Whether the accounting tracks a δ (approx, and zCDP for partition selection). */
+  public boolean usesDelta() {
+    return accounting.usesDelta();
+  }
+
+  /** The δ spent (exact). */
+  public BigDecimal deltaSpent() {
+    return spent.delta();
+  }
+
+  /** The δ of the total (exact), or null without a total. */
+  public BigDecimal deltaTotal() {
+    return total == null ? null : total.delta();
+  }
+
   /** ε spent at {@link #delta()}, as {@code DPSQL.BUDGET.EPSILON_SPENT}; null if not defined. */
   public Double epsilonSpent() {
     return epsilonOf(spent);
@@ -129,8 +145,13 @@ public record BudgetFigures(String analyst, Accounting accounting, PrivacyCost t
     if (accounting != Accounting.ZCDP) {
       return c.epsilon().doubleValue();
     }
-    return reportingDelta == null ? null
-        : Conversions.zcdpToEpsilon(c.rho().doubleValue(), reportingDelta.doubleValue());
+    if (reportingDelta == null) {
+      return null;
+    }
+    // at the reporting δ less the δ spent by partition selection, as DurableAccountant reports it
+    BigDecimal left = reportingDelta.subtract(spent.delta());
+    return left.signum() <= 0 ? null
+        : Conversions.zcdpToEpsilon(c.rho().doubleValue(), left.doubleValue());
   }
 
   /** The columns the analysts table can be sorted by, with their orders (ascending). */

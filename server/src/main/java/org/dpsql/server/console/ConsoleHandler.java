@@ -34,7 +34,7 @@ public final class ConsoleHandler extends AbstractHandler {
   public static final String PATH = "/console";
   private static final System.Logger LOG = System.getLogger(ConsoleHandler.class.getName());
 
-  private final UsersFile users;
+  private final java.util.function.Supplier<UsersFile> users;
   private final LedgerReader ledger;
   private final AuditTail audit;
   private final CurrentPolicy policy;
@@ -50,6 +50,12 @@ public final class ConsoleHandler extends AbstractHandler {
    */
   public ConsoleHandler(UsersFile users, LedgerReader ledger, AuditTail audit,
       CurrentPolicy policy, Policy startPolicy) {
+    this(() -> users, ledger, audit, policy, startPolicy);
+  }
+
+  /** As the other constructor, with the users file in force at each request (it is re-read). */
+  public ConsoleHandler(java.util.function.Supplier<UsersFile> users, LedgerReader ledger,
+      AuditTail audit, CurrentPolicy policy, Policy startPolicy) {
     this.users = Objects.requireNonNull(users, "users");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.audit = Objects.requireNonNull(audit, "audit");
@@ -110,7 +116,7 @@ public final class ConsoleHandler extends AbstractHandler {
     Policy p = policyOrStart();
     BudgetFigures.SortKey sort = BudgetFigures.SortKey.parse(request.getParameter("sort"));
     boolean descending = "desc".equals(request.getParameter("dir"));
-    return AnalystsPage.render(BudgetFigures.all(ledger.summaries(), users, delta(p)),
+    return AnalystsPage.render(BudgetFigures.all(ledger.summaries(), users.get(), delta(p)),
         Accounting.parse(p.budget().accounting()), delta(p), sort, descending);
   }
 
@@ -133,7 +139,7 @@ public final class ConsoleHandler extends AbstractHandler {
       fingerprint = null;
       delta = delta(startPolicy);
     }
-    return AnalystPage.render(history, BudgetFigures.of(history.summary(), users, delta),
+    return AnalystPage.render(history, BudgetFigures.of(history.summary(), users.get(), delta),
         fingerprint);
   }
 
@@ -141,12 +147,12 @@ public final class ConsoleHandler extends AbstractHandler {
     String analyst = request.getParameter("analyst");
     String outcome = request.getParameter("outcome");
     AuditTail.Result result = audit.latest(AuditPage.LIMIT, AuditPage.filter(analyst, outcome));
-    return AuditPage.render(result, users.passwords().keySet(), analyst, outcome);
+    return AuditPage.render(result, users.get().passwords().keySet(), analyst, outcome);
   }
 
   private String policyPage() {
     try {
-      return PolicyPage.render(policy.get(), policy.source(), users);
+      return PolicyPage.render(policy.get(), policy.source(), users.get());
     } catch (SQLException e) {
       return PolicyPage.failed(policy.source(), e.getMessage());
     }
