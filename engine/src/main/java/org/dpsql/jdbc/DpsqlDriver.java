@@ -134,7 +134,7 @@ public class DpsqlDriver extends UnregisteredDriver {
         props.setProperty("avatica_password", info.getProperty("password"));
       }
     }
-    return new org.apache.calcite.avatica.remote.Driver().connect(avatica.toString(), props);
+    return new ThinClientFactory.Driver().connect(avatica.toString(), props);
   }
 
   @Override
