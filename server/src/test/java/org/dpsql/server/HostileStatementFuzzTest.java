@@ -33,7 +33,7 @@ class HostileStatementFuzzTest {
 
   /**
    * dpsql's contract states, plus the standard states the backend reports for statements passed
-   * through to a public table, as the README lists them: data errors (22xxx) and an unset
+   * through to a public table, as docs/sql.md lists them: data errors (22xxx) and an unset
    * parameter (07001). A backend's own codes (H2's 9xxxx) must arrive as 42000.
    */
   private static final Pattern CONTRACT =
