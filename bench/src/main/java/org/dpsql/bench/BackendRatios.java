@@ -38,7 +38,10 @@ public final class BackendRatios {
 
   private BackendRatios() {}
 
-  /** The TPC-H policy (README's Scaling out with Trino): orders by customer, line items by order. */
+  /**
+   * The TPC-H policy (docs/connecting.md, Scaling out with Trino): orders by customer, line items
+   * by order.
+   */
   static final String TPCH_POLICY = """
         allow_seed: true
         budget:

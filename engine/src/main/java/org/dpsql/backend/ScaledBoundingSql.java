@@ -62,7 +62,7 @@ public final class ScaledBoundingSql {
    * Whether {@link MeasurementSql} bounds the plan by scaling instead of the window: on Trino,
    * for measurements that all add up over rows, without the extra grouping keys of a histogram
    * or of private keys.
-   * Measured ({@code BoundingFormulations}, README's Performance section): on Trino about 0.8×
+   * Measured ({@code BoundingFormulations}, docs/performance.md): on Trino about 0.8×
    * the window's CPU time on TPC-H sf1 {@code orders}, 1.07× on {@code lineitem} (where no unit
    * has more than k rows); on H2 and PostgreSQL 2.6× and 2.8× the window's time, so they keep
    * the window.
@@ -88,8 +88,8 @@ public final class ScaledBoundingSql {
    * The largest number of cells for which the statement reduces each unit to one row ({@link
    * #unitRows}): its per-unit pass has one filtered aggregate per cell and measurement, so it
    * costs more with every cell, while the cost of {@link #pairWindow} does not grow with the
-   * number of cells. Measured on Trino 476 ({@code BoundingFormulations}, README's Performance
-   * section; ratios of the medians), the unit-row form against the pair window: 0.86× the elapsed
+   * number of cells. Measured on Trino 476 ({@code BoundingFormulations}, docs/performance.md)
+   * (ratios of the medians), the unit-row form against the pair window: 0.86× the elapsed
    * time (0.91× the CPU time) on TPC-H {@code lineitem} (6 cells, 2 measurements), 0.84× (0.90×)
    * on {@code orders} (5 cells, 2 measurements); on 1,000,000 rows in the memory connector (one
    * count) 0.80× the CPU time at 2 cells, 0.99× at 5, 1.09× at 10 and 3.7× at 50.

@@ -136,8 +136,7 @@ public class DpsqlDriver extends UnregisteredDriver {
       }
     }
     String avaticaUrl = avatica.toString();
-    return RemoteConnection.open(
-        () -> new org.apache.calcite.avatica.remote.Driver().connect(avaticaUrl, props));
+    return RemoteConnection.open(() -> new ThinClientFactory.Driver().connect(avaticaUrl, props));
   }
 
   @Override

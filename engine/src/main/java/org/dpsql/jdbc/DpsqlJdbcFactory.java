@@ -8,7 +8,6 @@ import java.util.Properties;
 import java.util.TimeZone;
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
-import org.apache.calcite.avatica.AvaticaDatabaseMetaData;
 import org.apache.calcite.avatica.AvaticaFactory;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.avatica.AvaticaResultSet;
@@ -175,7 +174,8 @@ public class DpsqlJdbcFactory implements AvaticaFactory {
     }
   }
 
-  static final class DpsqlDatabaseMetaData extends AvaticaDatabaseMetaData {
+  /** The embedded connection's metadata: dpsql's product name and version, read-only results. */
+  static final class DpsqlDatabaseMetaData extends ReadOnlyDatabaseMetaData {
     DpsqlDatabaseMetaData(AvaticaConnection connection) {
       super(connection);
     }
@@ -188,11 +188,6 @@ public class DpsqlJdbcFactory implements AvaticaFactory {
     @Override
     public String getDatabaseProductVersion() {
       return DpsqlDriver.VERSION;
-    }
-
-    @Override
-    public boolean isReadOnly() {
-      return true;
     }
   }
 }

@@ -230,11 +230,7 @@ final class DpsqlMeta extends MetaImpl {
       }
       TablePolicy tp = session.policy().table(t.name()).orElseThrow();
       int ordinal = 0;
-      for (BackendColumn c : t.columns()) {
-        boolean visible = tp.isPublic() || tp.column(c.name()).isPresent();
-        if (!visible) {
-          continue;
-        }
+      for (BackendColumn c : t.exposedColumns(tp)) {
         ordinal++;
         if (matches(columnNamePattern, c.name())) {
           rows.add(new MetaColumn(null, t.schema(), t.name(), c.name(), c.jdbcType(), c.typeName(),

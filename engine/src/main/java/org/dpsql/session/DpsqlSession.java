@@ -339,7 +339,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
     }
     Connection target = st instanceof AnalyzedStatement.SystemQuery
-        ? systemCatalog.refreshed(this) : backend;
+        ? systemCatalog.refreshed(this, catalog) : backend;
     String runSql = st instanceof AnalyzedStatement.PassThrough pt ? pt.backendSql() : sql;
     try (PreparedStatement ps = target.prepareStatement(runSql)) {
       List<ResultColumn> cols = ps.getMetaData() == null ? List.of() : columnsOf(ps.getMetaData());
@@ -533,7 +533,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.SystemQuery) {
       synchronized (systemCatalog) {
         try {
-          return runOn(systemCatalog.refreshed(this), q.sql(), parameters);
+          return runOn(systemCatalog.refreshed(this, catalog), q.sql(), parameters);
         } catch (SQLException e) {
           throw StatementTimeout.isTimeout(e) ? e : SqlStates.publicStatementFailure(e);
         }

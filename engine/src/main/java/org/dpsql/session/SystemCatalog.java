@@ -10,12 +10,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.UUID;
+import org.dpsql.backend.BackendCatalog;
 import org.dpsql.release.ResultColumn;
 
 /**
- * Answers queries over the {@code DPSQL} system schema with full SQL: the rows of each {@link
- * SystemTable} are copied into a small private in-memory H2 database of the connection just before
- * each system query runs there. That database holds nothing but the connection's own budget state.
+ * Answers queries over the {@code DPSQL} system schema and {@code INFORMATION_SCHEMA} with full
+ * SQL: the rows of each {@link SystemTable} are copied into a small private in-memory H2 database of
+ * the connection just before each system query runs there. That database holds nothing but the
+ * connection's own budget state and the empty {@link CatalogMirror} of the tables the policy
+ * exposes, so its INFORMATION_SCHEMA lists exactly what DatabaseMetaData lists. Such queries read
+ * no backend data and are never charged.
  */
 final class SystemCatalog implements AutoCloseable {
   private final List<SystemTable> tables = new ArrayList<>();
@@ -31,16 +35,17 @@ final class SystemCatalog implements AutoCloseable {
     return tables;
   }
 
-  /** A connection to the scratch database with fresh system rows; call under the session lock. */
-  synchronized Connection refreshed(SessionView session) throws SQLException {
-    if (tables.isEmpty()) {
-      throw new SQLException("the DPSQL system tables are not installed: put dpsql-udf (or the "
-          + "dpsql driver jar) on the class path", "42S02");
-    }
+  /**
+   * A connection to the scratch database with fresh system rows; call under the session lock. The
+   * first call also creates there the empty mirror of the policy's view of the backend ({@link
+   * CatalogMirror}), which H2's INFORMATION_SCHEMA describes.
+   */
+  synchronized Connection refreshed(SessionView session, BackendCatalog catalog)
+      throws SQLException {
     if (scratch == null) {
-      scratch = new org.h2.Driver().connect("jdbc:h2:mem:dpsql_system_" + UUID.randomUUID(),
-          new java.util.Properties());
-      try (Statement st = scratch.createStatement()) {
+      Connection fresh = new org.h2.Driver().connect("jdbc:h2:mem:dpsql_system_"
+          + UUID.randomUUID(), new java.util.Properties());
+      try (Statement st = fresh.createStatement()) {
         st.execute("CREATE SCHEMA DPSQL");
         for (SystemTable t : tables) {
           List<String> cols = new ArrayList<>();
@@ -49,7 +54,12 @@ final class SystemCatalog implements AutoCloseable {
           }
           st.execute("CREATE TABLE DPSQL.\"" + t.name() + "\" (" + String.join(", ", cols) + ")");
         }
+        CatalogMirror.create(fresh, session.policy(), catalog);
+      } catch (SQLException | RuntimeException e) {
+        fresh.close();
+        throw e;
       }
+      scratch = fresh;
     }
     for (SystemTable t : tables) {
       try (Statement st = scratch.createStatement()) {

@@ -66,6 +66,12 @@ public final class QueryAnalyzer {
   /** The schema of the system tables (contract §5). */
   public static final String SYSTEM_SCHEMA = "DPSQL";
 
+  /**
+   * The standard catalog views, answered like the system tables (free, on the connection's scratch
+   * database) from the policy's view of the backend: see {@code session.CatalogMirror}.
+   */
+  public static final String INFORMATION_SCHEMA = "INFORMATION_SCHEMA";
+
   private final LenientParser parser;
   private final org.dpsql.sql.relational.RelationalPlanner relationalPlanner;
   private final org.dpsql.sql.relational.PrivacyAnalysis privacyAnalysis;
@@ -186,7 +192,8 @@ public final class QueryAnalyzer {
     Tables t = tablesOf(node);
     if (t.system && (!t.privateTables.isEmpty() || !t.publicTables.isEmpty())) {
       throw SqlStates.notSupported(
-          "a query over DPSQL system tables cannot also read backend tables; query them separately");
+          "a query over the DPSQL system tables or INFORMATION_SCHEMA cannot also read backend "
+              + "tables; query them separately");
     }
     if (t.system) {
       checkStandardFunctions(node);
@@ -957,7 +964,8 @@ public final class QueryAnalyzer {
       }
     });
     for (SqlIdentifier id : fromIds) {
-      if (id.names.size() > 1 && id.names.get(0).equalsIgnoreCase(SYSTEM_SCHEMA)) {
+      if (id.names.size() > 1 && (id.names.get(0).equalsIgnoreCase(SYSTEM_SCHEMA)
+          || id.names.get(0).equalsIgnoreCase(INFORMATION_SCHEMA))) {
         tables.system = true;
         continue;
       }

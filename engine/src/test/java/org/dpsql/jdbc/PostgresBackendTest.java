@@ -1,6 +1,7 @@
 package org.dpsql.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -139,6 +140,34 @@ class PostgresBackendTest {
   }
 
   /** The relational front end on PostgreSQL: lower-case names, its SQL for derived, computed and public parts. */
+  @Test
+  void informationSchemaListsWhatDatabaseMetaDataLists() throws Exception {
+    try (Connection c = connect("per_query"); Statement st = c.createStatement()) {
+      List<String> viaMeta = new ArrayList<>();
+      try (ResultSet rs = c.getMetaData().getColumns(null, schema, "%", "%")) {
+        while (rs.next()) {
+          viaMeta.add(rs.getString("TABLE_NAME") + "." + rs.getString("COLUMN_NAME"));
+        }
+      }
+      List<String> viaSql = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("SELECT TABLE_NAME, COLUMN_NAME FROM "
+          + "INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = '" + schema + "' "
+          + "ORDER BY TABLE_NAME, ORDINAL_POSITION")) {
+        while (rs.next()) {
+          viaSql.add(rs.getString(1) + "." + rs.getString(2));
+        }
+      }
+      viaMeta.sort(null);
+      List<String> sorted = new ArrayList<>(viaSql);
+      sorted.sort(null);
+      assertEquals(viaMeta, sorted);
+      assertTrue(viaSql.containsAll(List.of("trips.fare", "trips.pickup", "riders.plan",
+          "zones.name")), viaSql.toString());
+      assertFalse(viaSql.contains("trips.rider_id") || viaSql.contains("trips.trip_id"),
+          viaSql.toString());
+    }
+  }
+
   @Test
   void statementsAroundPrivateAggregates() throws Exception {
     try (Connection c = connect("per_query"); Statement st = c.createStatement()) {

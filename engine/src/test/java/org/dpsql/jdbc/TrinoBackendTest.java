@@ -580,7 +580,11 @@ class TrinoBackendTest {
         at[i] = names.indexOf(cols[i]);
         assertTrue(at[i] >= 0, cols[i] + " in " + names);
       }
-      for (Object[] row : rows) {
+      // each row's truth is one Trino query: about 12 rows, spread over the levels, in the
+      // default build; every row under -Plong
+      int stride = org.dpsql.TestScale.isLong() ? 1 : Math.max(1, rows.size() / 12);
+      for (int j = 0; j < rows.size(); j += stride) {
+        Object[] row = rows.get(j);
         Object[] r = new Object[8];
         for (int i = 0; i < 8; i++) {
           r[i] = row[at[i]];

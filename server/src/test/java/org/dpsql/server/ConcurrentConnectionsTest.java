@@ -22,9 +22,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.dpsql.TestScale;
 import org.dpsql.jdbc.DpsqlDriver;
 import org.dpsql.ledger.LedgerAudit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,9 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  * cleanly, every answer was charged once, and each analyst's ledger equals the sum of their
  * answers' costs.
  *
- * <p>The default build runs 8 rounds per thread; the tests tagged {@code long} run the issue's 50,
- * and with {@code -Ddpsql.soak.seconds=N} the first of them runs the same load for N seconds
- * instead (the soak).
+ * <p>The default build runs 8 rounds per thread, the long profile ({@code -Plong}) the issue's 50;
+ * with {@code -Ddpsql.soak.seconds=N} the first test runs the same load for N seconds instead (the
+ * soak).
  */
 class ConcurrentConnectionsTest {
   private static final BigDecimal COST = new BigDecimal("0.001");
@@ -50,7 +50,7 @@ class ConcurrentConnectionsTest {
   private static final int MAX_CONNECTIONS = 16;
   private static final int THREADS = 16;
   private static final int ROUNDS = 50;
-  /** Rounds per thread of the default build's version (the long profile runs {@link #ROUNDS}). */
+  /** Rounds per thread in the default build (the long profile runs {@link #ROUNDS}). */
   private static final int SHORT_ROUNDS = 8;
 
   @TempDir Path dir;
@@ -86,26 +86,14 @@ class ConcurrentConnectionsTest {
 
   @Test
   void sixteenThreadsOfTwoAnalystsOpenUseAndCloseConnectionsWithoutLosingAny() throws Exception {
-    connectionsOfTwoAnalysts(SHORT_ROUNDS, 0);
-  }
-
-  /** The size: 16 threads × 50 rounds per analyst (or a soak, see the class comment). */
-  @Test
-  @Tag("long")
-  void sixteenThreadsOfTwoAnalystsFiftyRoundsEach() throws Exception {
-    connectionsOfTwoAnalysts(ROUNDS, Long.getLong("dpsql.soak.seconds", 0));
+    connectionsOfTwoAnalysts(TestScale.pick(SHORT_ROUNDS, ROUNDS),
+        Long.getLong("dpsql.soak.seconds", 0));
   }
 
   @Test
   void whenTheBudgetRunsOutMidLoadItHoldsAndEveryConnectionStillClosesCleanly()
       throws Exception {
-    budgetRunsOut(SHORT_ROUNDS);
-  }
-
-  @Test
-  @Tag("long")
-  void whenTheBudgetRunsOutMidLoadOfFiftyRoundsItHolds() throws Exception {
-    budgetRunsOut(ROUNDS);
+    budgetRunsOut(TestScale.pick(SHORT_ROUNDS, ROUNDS));
   }
 
   private void connectionsOfTwoAnalysts(int rounds, long soakSeconds) throws Exception {
