@@ -1,0 +1,113 @@
+package org.dpsql.rewrite;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.SqlNode;
+import org.dpsql.sql.AggregateQuery;
+
+/**
+ * Which cells of a GROUP BY a release returns: every cell of the policy domain that the
+ * statement's own filter may contain, and none that it excludes. This is the one rule every path
+ * that releases cells follows (single aggregates, the parts of composite statements, joins on the
+ * unit, quantiles, {@code UNION ALL} batches and grouping sets, roll-ups).
+ *
+ * <p>A cell is excluded when the filter is false for every row the cell can hold: for every value
+ * the policy lets its key columns take (a categorical value, the values of an ordered bin), decided
+ * by {@link CellPredicate#bounding} from the filter, the statement's parameters and the domains
+ * alone. What cannot be decided (a condition on a column that is not a group key, an expression,
+ * an unset parameter) counts as possibly true, so the cell is kept; a kept cell is released with
+ * its noise, zeros included, exactly as before.
+ *
+ * <p>Privacy: the released set is a function of the statement, its parameters and the policy,
+ * never of the data, so which rows appear reveals nothing about any unit: on two neighbouring
+ * databases the same statement returns the same keys. Leaving cells out is post-processing of the
+ * release: callers still measure and add noise to every cell of the domain (so the charge, the
+ * sensitivity and the noise distribution of each returned cell are those of the full release,
+ * and with a fixed seed the returned values are bit-identical to it) and only drop rows.
+ * Immutable.
+ */
+public final class ReleasedCells {
+  private final boolean[] released;
+  private final int count;
+
+  private ReleasedCells(boolean[] released) {
+    this.released = released;
+    int n = 0;
+    for (boolean r : released) {
+      n += r ? 1 : 0;
+    }
+    this.count = n;
+  }
+
+  /** Every cell of {@code cells} (no filter, or a statement without GROUP BY). */
+  public static ReleasedCells all(int cells) {
+    boolean[] r = new boolean[cells];
+    java.util.Arrays.fill(r, true);
+    return new ReleasedCells(r);
+  }
+
+  /**
+   * The cells of {@code cells} (the group keys' domain) that {@code where} may contain, with the
+   * statement's {@code parameters} and the columns of joined public tables it may name. A
+   * statement without GROUP BY (one cell) always returns its one row, as SQL does.
+   */
+  public static ReleasedCells of(SqlNode where, CellDomain cells, List<Object> parameters,
+      List<PublicJoin.Derived> derived) {
+    if (where == null || cells.columns().isEmpty()) {
+      return all(cells.size());
+    }
+    return new ReleasedCells(CellPredicate.bounding(where, cells, parameters, derived)
+        .possible());
+  }
+
+  /** The cells of a single aggregate's plan that its filter may contain. */
+  public static ReleasedCells of(MeasurementPlan plan, List<Object> parameters) {
+    AggregateQuery q = plan.query();
+    List<PublicJoin.Derived> derived = new ArrayList<>();
+    q.joins().forEach(j -> derived.addAll(j.derived()));
+    return of(q.where(), plan.cells(), parameters, derived);
+  }
+
+  /**
+   * The groups of a workload part whose data cells the part's exact filter selects: {@code
+   * rows[g]} lists the selected data cells of group g (see {@link WorkloadPlan}). In a workload
+   * the filter is decided exactly on the data cells, whose columns include every filtered column,
+   * so a group with no selected data cell has no row that passes the filter; a part without GROUP
+   * BY ({@code grouped} false) keeps its one row.
+   */
+  static ReleasedCells ofGroups(int[][] rows, boolean grouped) {
+    boolean[] r = new boolean[rows.length];
+    for (int g = 0; g < rows.length; g++) {
+      r[g] = !grouped || rows[g].length > 0;
+    }
+    return new ReleasedCells(r);
+  }
+
+  /** Whether {@code cell} is returned. */
+  public boolean released(int cell) {
+    return released[cell];
+  }
+
+  /** The number of cells of the domain. */
+  public int size() {
+    return released.length;
+  }
+
+  /** The number of cells returned. */
+  public int count() {
+    return count;
+  }
+
+  /** The number of cells the filter excludes. */
+  public int excluded() {
+    return released.length - count;
+  }
+
+  /** The EXPLAIN line: how many cells are released and how many the filter excludes. */
+  public String describe() {
+    return "cells: " + count + " released of " + size() + " in the policy domain"
+        + (excluded() == 0 ? "" : ", " + excluded() + " excluded by the statement's own filter "
+            + "(decided from the filter and the domains, no data read)")
+        + "; every released cell is returned with its noise, zeros included";
+  }
+}
