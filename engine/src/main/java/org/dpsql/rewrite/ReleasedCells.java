@@ -14,7 +14,8 @@ import org.dpsql.sql.AggregateQuery;
  * <p>A cell is excluded when the filter is false for every row the cell can hold: for every value
  * the policy lets its key columns take (a categorical value, the values of an ordered bin), decided
  * by {@link CellPredicate#bounding} from the filter, the statement's parameters and the domains
- * alone. What cannot be decided (a condition on a column that is not a group key, an expression,
+ * alone, on the bins and on the pieces {@link FilterPoints} cuts integer bins into (exact for
+ * comparisons of integer or categorical columns with numbers and text). What cannot be decided (a condition on a column that is not a group key, an expression,
  * an unset parameter) counts as possibly true, so the cell is kept; a kept cell is released with
  * its noise, zeros included, exactly as before.
  *
@@ -56,8 +57,24 @@ public final class ReleasedCells {
     if (where == null || cells.columns().isEmpty()) {
       return all(cells.size());
     }
-    return new ReleasedCells(CellPredicate.bounding(where, cells, parameters, derived)
-        .possible());
+    boolean[] byBin = CellPredicate.bounding(where, cells, parameters, derived).possible();
+    FilterPoints points = FilterPoints.of(where, cells, parameters);
+    if (points == null) {
+      return new ReleasedCells(byBin);
+    }
+    // the bins split where the filter's numbers cut them: exact for comparisons with numbers
+    boolean[] byPoint = CellPredicate.bounding(where, points.domain(), parameters, derived)
+        .possible();
+    boolean[] released = new boolean[cells.size()];
+    for (int p = 0; p < byPoint.length; p++) {
+      if (byPoint[p]) {
+        released[points.cellOf(p)] = true;
+      }
+    }
+    for (int c = 0; c < released.length; c++) {
+      released[c] &= byBin[c]; // each is sound on its own, so is what both keep
+    }
+    return new ReleasedCells(released);
   }
 
   /** The cells of a single aggregate's plan that its filter may contain. */
