@@ -3,6 +3,7 @@ package org.dpsql.rewrite;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlNode;
+import org.dpsql.policy.TablePolicy;
 import org.dpsql.sql.AggregateQuery;
 
 /**
@@ -54,13 +55,37 @@ public final class ReleasedCells {
    */
   public static ReleasedCells of(SqlNode where, CellDomain cells, List<Object> parameters,
       List<PublicJoin.Derived> derived) {
+    return new ReleasedCells(possible(where, cells, parameters, derived));
+  }
+
+  /**
+   * As {@link #of(SqlNode, CellDomain, List, List)} for a query of {@code table}, whose nested
+   * hierarchy levels ({@link HierarchyNesting}) also leave out the cells of pairs the nesting rules
+   * out, and let the filter name a coarser level than the cells' (decided through the nesting).
+   */
+  public static ReleasedCells of(SqlNode where, CellDomain cells, List<Object> parameters,
+      List<PublicJoin.Derived> derived, TablePolicy table) {
+    List<PublicJoin.Derived> all = new ArrayList<>(derived);
+    all.addAll(HierarchyNesting.ancestors(table, cells.columns()));
+    boolean[] released = possible(where, cells, parameters, all);
+    boolean[] nested = HierarchyNesting.consistent(table, cells);
+    for (int c = 0; c < released.length; c++) {
+      released[c] &= nested[c];
+    }
+    return new ReleasedCells(released);
+  }
+
+  private static boolean[] possible(SqlNode where, CellDomain cells, List<Object> parameters,
+      List<PublicJoin.Derived> derived) {
     if (where == null || cells.columns().isEmpty()) {
-      return all(cells.size());
+      boolean[] r = new boolean[cells.size()];
+      java.util.Arrays.fill(r, true);
+      return r;
     }
     boolean[] byBin = CellPredicate.bounding(where, cells, parameters, derived).possible();
     FilterPoints points = FilterPoints.of(where, cells, parameters);
     if (points == null) {
-      return new ReleasedCells(byBin);
+      return byBin;
     }
     // the bins split where the filter's numbers cut them: exact for comparisons with numbers
     boolean[] byPoint = CellPredicate.bounding(where, points.domain(), parameters, derived)
@@ -74,7 +99,7 @@ public final class ReleasedCells {
     for (int c = 0; c < released.length; c++) {
       released[c] &= byBin[c]; // each is sound on its own, so is what both keep
     }
-    return new ReleasedCells(released);
+    return released;
   }
 
   /** The cells of a single aggregate's plan that its filter may contain. */
@@ -82,7 +107,7 @@ public final class ReleasedCells {
     AggregateQuery q = plan.query();
     List<PublicJoin.Derived> derived = new ArrayList<>();
     q.joins().forEach(j -> derived.addAll(j.derived()));
-    return of(q.where(), plan.cells(), parameters, derived);
+    return of(q.where(), plan.cells(), parameters, derived, q.table());
   }
 
   /**
@@ -90,12 +115,25 @@ public final class ReleasedCells {
    * rows[g]} lists the selected data cells of group g (see {@link WorkloadPlan}). In a workload
    * the filter is decided exactly on the data cells, whose columns include every filtered column,
    * so a group with no selected data cell has no row that passes the filter; a part without GROUP
-   * BY ({@code grouped} false) keeps its one row.
+   * BY ({@code grouped} false) keeps its one row. A group of a (coarse, fine) pair of nested
+   * hierarchy levels that the nesting rules out is left out too (a roll-up returns the tree's
+   * nodes only), and so is a group whose selected data cells ({@code cells}) all pair levels
+   * the nesting rules out ({@code WHERE STATE = 'TX' GROUP BY COUNTY}: the counties of TX).
    */
-  static ReleasedCells ofGroups(int[][] rows, boolean grouped) {
+  static ReleasedCells ofGroups(int[][] rows, boolean grouped, CellDomain cells,
+      CellDomain groups, TablePolicy table) {
     boolean[] r = new boolean[rows.length];
+    boolean[] nestedGroups = HierarchyNesting.consistent(table, groups);
+    boolean[] nestedCells = HierarchyNesting.consistent(table, cells);
     for (int g = 0; g < rows.length; g++) {
-      r[g] = !grouped || rows[g].length > 0;
+      boolean any = false;
+      for (int cell : rows[g]) {
+        if (nestedCells[cell]) {
+          any = true;
+          break;
+        }
+      }
+      r[g] = !grouped || (any && nestedGroups[g]);
     }
     return new ReleasedCells(r);
   }

@@ -141,7 +141,8 @@ public final class WorkloadPlan {
       int[][] groupRows = groupRows(cells, groups, mask, part);
       // the groups the part's filter may contain (ReleasedCells: a public function of the
       // statement and the domains); a query without GROUP BY returns its one row
-      ReleasedCells released = ReleasedCells.ofGroups(groupRows, !part.groupBy().isEmpty());
+      ReleasedCells released = ReleasedCells.ofGroups(groupRows, !part.groupBy().isEmpty(),
+          cells, groups, query.table());
       partReleased.add(released);
       List<Integer> kept = new ArrayList<>();
       for (int g = 0; g < groups.size(); g++) {

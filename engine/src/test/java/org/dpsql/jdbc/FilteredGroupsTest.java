@@ -39,6 +39,15 @@ class FilteredGroupsTest {
       for (String chunk : FilteredGroups.valueChunks()) {
         st.execute("INSERT INTO TRIPS VALUES " + chunk);
       }
+      // the demo's geography: county i of the 15 lies in its state (5, 4, 3 and 3 counties)
+      st.execute("CREATE TABLE GEO_TRIPS (RIDER_ID INT, STATE VARCHAR(2), COUNTY VARCHAR(20))");
+      StringBuilder geo = new StringBuilder();
+      for (int i = 0; i < 900; i++) {
+        int county = i % COUNTIES.size();
+        geo.append(i == 0 ? "" : ", ").append("(").append(i).append(", '")
+            .append(STATE_OF.get(county)).append("', '").append(COUNTIES.get(county)).append("')");
+      }
+      st.execute("INSERT INTO GEO_TRIPS VALUES " + geo);
       st.execute("CREATE TABLE RIDERS (RIDER_ID INT PRIMARY KEY, PLAN VARCHAR(8))");
       st.execute("INSERT INTO RIDERS SELECT X, CASEWHEN(MOD(X, 3) = 0, 'basic', "
           + "CASEWHEN(MOD(X, 3) = 1, 'plus', 'pass')) FROM SYSTEM_RANGE(0, 1199)");
@@ -48,8 +57,20 @@ class FilteredGroupsTest {
         + FilteredGroups.tripsPolicy("TRIPS", null).replace("max_rows_per_unit: 5\n",
             "max_rows_per_unit: 5\n    unit: rider\n")
         + "  RIDERS:\n    privacy_unit: rider_id\n    unit: rider\n    max_rows_per_unit: 1\n"
-        + "    columns:\n      plan: {values: [basic, plus, pass]}\n");
+        + "    columns:\n      plan: {values: [basic, plus, pass]}\n"
+        + "  GEO_TRIPS:\n    privacy_unit: rider_id\n    max_rows_per_unit: 1\n    columns:\n"
+        + "      state: {values: [NY, CA, TX, IL]}\n"
+        + "      county: {values: {NY: ['New York', Kings, Queens, Bronx, Richmond], "
+        + "CA: [Los Angeles, San Diego, Alameda, San Francisco], TX: [Harris, Dallas, Travis], "
+        + "IL: [Cook, DuPage, Lake]}}\n"
+        + "    hierarchies:\n      GEO: [state, county]\n");
   }
+
+  static final List<String> COUNTIES = List.of("New York", "Kings", "Queens", "Bronx",
+      "Richmond", "Los Angeles", "San Diego", "Alameda", "San Francisco", "Harris", "Dallas",
+      "Travis", "Cook", "DuPage", "Lake");
+  static final List<String> STATE_OF = List.of("NY", "NY", "NY", "NY", "NY", "CA", "CA", "CA",
+      "CA", "TX", "TX", "TX", "IL", "IL", "IL");
 
   @AfterAll
   static void tearDown() throws Exception {
@@ -163,6 +184,68 @@ class FilteredGroupsTest {
       // grouping sets over a filtered column: 3 hours, 3 x 3 pairs and the total
       assertEquals(13, rows(c, "SELECT HOUR, PAYMENT, COUNT(*) FROM TRIPS WHERE HOUR BETWEEN 7 "
           + "AND 9 GROUP BY ROLLUP(HOUR, PAYMENT)").size());
+    }
+  }
+
+  /**
+   * A roll-up over a hierarchy whose levels are nested in the policy returns the tree's nodes
+   * only: the total, 4 states and their 15 counties (20 rows, not 1 + 4 + 60), with InfTDA and
+   * with the matrix mechanism; a GROUP BY of both levels returns the 15 declared pairs, and a
+   * filter on the coarser level is decided on the finer one through the nesting.
+   */
+  @Test
+  void aRollUpOverANestedHierarchyReturnsTheTreesNodesOnly() throws Exception {
+    try (Connection c = connect()) {
+      for (String hint : List.of("", "/*+ DP(mechanism='inftda') */ ",
+          "/*+ DP(mechanism='identity') */ ")) {
+        List<List<Object>> r = rows(c, "SELECT " + hint + "STATE, COUNTY, COUNT(*) AS N "
+            + "FROM GEO_TRIPS GROUP BY ROLLUP(STATE, COUNTY)");
+        assertEquals(20, r.size(), hint + r);
+        for (List<Object> row : r) {
+          if (row.get(1) != null) {
+            assertEquals(STATE_OF.get(COUNTIES.indexOf(row.get(1))), row.get(0), row.toString());
+            assertEquals(60L, ((java.math.BigDecimal) row.get(2)).setScale(0,
+                java.math.RoundingMode.HALF_EVEN).longValueExact(), row.toString());
+          }
+        }
+      }
+      List<List<Object>> pairs = rows(c, "SELECT STATE, COUNTY, COUNT(*) FROM GEO_TRIPS "
+          + "GROUP BY STATE, COUNTY");
+      assertEquals(15, pairs.size());
+      assertEquals(List.of("Harris", "Dallas", "Travis"), keys(rows(c, "SELECT COUNTY, COUNT(*) "
+          + "FROM GEO_TRIPS WHERE STATE = 'TX' GROUP BY COUNTY")));
+      // a filtered roll-up: the total, NY and TX, and their 8 counties (answered from the tree)
+      assertEquals(11, rows(c, "SELECT STATE, COUNTY, COUNT(*) FROM GEO_TRIPS WHERE STATE IN "
+          + "('NY', 'TX') GROUP BY ROLLUP(STATE, COUNTY)").size());
+    }
+  }
+
+  @Test
+  void aFilterOnTheCoarserLevelIsDecidedOnTheFinerThroughTheNesting() throws Exception {
+    try (Connection c = connect()) { // no release of the tree yet: measured as a single query
+      assertEquals(List.of("Harris", "Dallas", "Travis"), keys(rows(c, "SELECT COUNTY, "
+          + "COUNT(*) FROM GEO_TRIPS WHERE STATE = 'TX' GROUP BY COUNTY")));
+      assertEquals(List.of("New York", "Kings", "Queens", "Bronx", "Richmond", "Cook", "DuPage",
+          "Lake"), keys(rows(c, "SELECT COUNTY, COUNT(*) FROM GEO_TRIPS WHERE STATE IN ('IL', "
+          + "'NY') GROUP BY COUNTY")));
+    }
+  }
+
+  @Test
+  void aNestingThatNamesNoValueOfTheLevelAboveIsRefusedWhenTheConnectionOpens() throws Exception {
+    Path bad = Files.createTempFile("bad-nesting", ".yaml");
+    try {
+      Files.writeString(bad, FilteredGroups.NOISE_FREE_BUDGET + "tables:\n  GEO_TRIPS:\n"
+          + "    privacy_unit: rider_id\n    max_rows_per_unit: 1\n    columns:\n"
+          + "      state: {values: [NY, CA]}\n"
+          + "      county: {values: {NY: [Kings], WA: [King]}}\n"
+          + "    hierarchies:\n      GEO: [state, county]\n");
+      java.sql.SQLException e = org.junit.jupiter.api.Assertions.assertThrows(
+          java.sql.SQLException.class, () -> TestConnections.open(url, bad, null));
+      assertEquals("XDP04", e.getSQLState(), e.getMessage());
+      assertTrue(e.getMessage().contains("WA is not a value of"), e.getMessage());
+    } finally {
+      Files.deleteIfExists(bad);
     }
   }
 
