@@ -120,6 +120,39 @@ class FilteredGroupsTest {
     }
   }
 
+  /**
+   * Leaving cells out changes neither the noise nor the charge of the cells returned: every cell
+   * is still noised, in order, so with the same seed TX's noisy count is bit-identical whether the
+   * filter leaves the other states out ({@code STATE = 'TX'}) or cannot be decided and keeps them
+   * ({@code OR HOUR * 0 = 1}, never true, so the exact counts are the same), and both statements
+   * are charged the same.
+   */
+  @Test
+  void theReturnedCellsKeepTheNoiseAndChargeOfTheFullRelease() throws Exception {
+    String hint = "/*+ DP(rho='0.001') */ ";
+    for (int seed = 1; seed <= 5; seed++) {
+      List<List<Object>> only;
+      List<List<Object>> all;
+      java.math.BigDecimal chargedOnly;
+      java.math.BigDecimal chargedAll;
+      try (Connection c = TestConnections.open(url, policy, Integer.toString(seed))) {
+        only = rows(c, "SELECT " + hint + "STATE, COUNT(*) AS N FROM TRIPS WHERE STATE = 'TX' "
+            + "GROUP BY STATE");
+        chargedOnly = TestDatabase.session(c).accountant().spent().rho();
+      }
+      try (Connection c = TestConnections.open(url, policy, Integer.toString(seed))) {
+        all = rows(c, "SELECT " + hint + "STATE, COUNT(*) AS N FROM TRIPS WHERE STATE = 'TX' "
+            + "OR HOUR * 0 = 1 GROUP BY STATE");
+        chargedAll = TestDatabase.session(c).accountant().spent().rho();
+      }
+      assertEquals(1, only.size());
+      assertEquals(4, all.size());
+      // TX is the third cell: its noise is the third draw in both releases
+      assertEquals(all.get(2), only.get(0), "seed " + seed);
+      assertEquals(0, chargedAll.compareTo(chargedOnly));
+    }
+  }
+
   @Test
   void parametersDecideTheCellsAtExecute() throws Exception {
     try (Connection c = connect();
