@@ -23,13 +23,12 @@ final class HierarchyNesting {
 
   /**
    * Per cell of {@code cells}: whether its values of every two levels of a hierarchy of {@code
-   * table} are consistent with the declared nesting (cells without two such levels: true).
+   * table} are consistent with the declared nesting; null when no two nested levels are among the
+   * cell columns (every cell is).
    */
   static boolean[] consistent(TablePolicy table, CellDomain cells) {
-    boolean[] out = new boolean[cells.size()];
-    java.util.Arrays.fill(out, true);
     if (table == null) {
-      return out;
+      return null;
     }
     List<int[]> pairs = new ArrayList<>(); // {coarse column, fine column} among the cell columns
     List<int[]> maps = new ArrayList<>(); // per pair: fine value -> coarse value index (-1: none)
@@ -51,8 +50,10 @@ final class HierarchyNesting {
       }
     }
     if (pairs.isEmpty()) {
-      return out;
+      return null;
     }
+    boolean[] out = new boolean[cells.size()];
+    java.util.Arrays.fill(out, true);
     for (int cell = 0; cell < out.length; cell++) {
       int[] positions = cells.positionsOf(cell);
       for (int p = 0; p < pairs.size(); p++) {

@@ -69,7 +69,7 @@ public final class ReleasedCells {
     all.addAll(HierarchyNesting.ancestors(table, cells.columns()));
     boolean[] released = possible(where, cells, parameters, all);
     boolean[] nested = HierarchyNesting.consistent(table, cells);
-    for (int c = 0; c < released.length; c++) {
+    for (int c = 0; nested != null && c < released.length; c++) {
       released[c] &= nested[c];
     }
     return new ReleasedCells(released);
@@ -126,14 +126,11 @@ public final class ReleasedCells {
     boolean[] nestedGroups = HierarchyNesting.consistent(table, groups);
     boolean[] nestedCells = HierarchyNesting.consistent(table, cells);
     for (int g = 0; g < rows.length; g++) {
-      boolean any = false;
-      for (int cell : rows[g]) {
-        if (nestedCells[cell]) {
-          any = true;
-          break;
-        }
+      boolean any = nestedCells == null ? rows[g].length > 0 : false;
+      for (int i = 0; !any && i < rows[g].length; i++) {
+        any = nestedCells[rows[g][i]];
       }
-      r[g] = !grouped || (any && nestedGroups[g]);
+      r[g] = !grouped || (any && (nestedGroups == null || nestedGroups[g]));
     }
     return new ReleasedCells(r);
   }
