@@ -33,9 +33,12 @@ SELECT COUNT(*) AS TRIP_COUNT FROM TRIPS;
 -- all four states are listed, in the policy's order.
 SELECT STATE, COUNT(*) AS TRIP_COUNT FROM TRIPS GROUP BY STATE;
 
--- Why from the policy? Look at a filter that leaves groups empty: trips in Texas, by county. All 15
--- counties come back, and the 12 outside Texas get a noisy value around zero. If dpsql listed only
--- the groups present in the data, the mere presence of a group could give away one rider's trip.
+-- Why from the policy? If dpsql listed only the groups present in the data, the mere presence of a
+-- group could give away one rider's trip. So every group the statement can contain comes back, an
+-- empty one with a noisy value around zero; only groups that the statement's own filter rules out
+-- are left out, which follows from the statement and the policy alone. Trips in Texas, by county:
+-- the policy lists each county under its state, so the filter rules out the 12 counties outside
+-- Texas and the 3 Texan counties come back.
 SELECT COUNTY, COUNT(*) AS TRIP_COUNT FROM TRIPS WHERE STATE = 'TX' GROUP BY COUNTY;
 
 -- Filters combine =, <, <=, >, >=, BETWEEN, IN, AND, OR and NOT on the policy's columns. How do

@@ -758,8 +758,27 @@ final class PolicyParser {
   }
 
   private CategoricalDomain values(Object value, String path) throws SQLException {
+    if (value instanceof Map<?, ?> groups && !groups.isEmpty()) {
+      // values nested in the level above of a hierarchy: {NY: [Kings, Queens], CA: [...]}
+      List<Object> all = new ArrayList<>();
+      List<Object> within = new ArrayList<>();
+      List<Object> written = new ArrayList<>();
+      for (Map.Entry<?, ?> g : groups.entrySet()) {
+        String gPath = join(path, String.valueOf(g.getKey()));
+        List<Object> part = values(g.getValue(), gPath).values();
+        all.addAll(part);
+        written.addAll((List<?>) g.getValue());
+        for (int i = 0; i < part.size(); i++) {
+          within.add(g.getKey() instanceof Number n ? decimal(n, gPath) : String.valueOf(g.getKey()));
+        }
+      }
+      checkDistinct(all, path, written);
+      return new CategoricalDomain(all, within);
+    }
     if (!(value instanceof List)) {
-      throw problem(path, "must be a list of values, e.g. [N, S, E, W], got " + describe(value));
+      throw problem(path, "must be a list of values, e.g. [N, S, E, W], or, for a column of a "
+          + "hierarchy, its values by the value of the level above, e.g. {NY: [Kings, Queens], "
+          + "CA: [Alameda]}; got " + describe(value));
     }
     List<?> raw = (List<?>) value;
     if (raw.isEmpty()) {
@@ -964,10 +983,51 @@ final class PolicyParser {
           throw problem(mPath, member + " appears twice (also at " + hPath + "[" + first + "])");
         }
         members.add(c.name());
+        checkNesting(c, i == 0 ? null : listedColumn(scalarName(raw.get(i - 1), mPath, "column"),
+            mPath, columns, tablePath, "values or min/max"), mPath, tablePath);
       }
       out.put(key, members);
     }
+    for (ColumnPolicy c : columns.values()) {
+      if (c.categorical().isPresent() && c.categorical().get().isNested()
+          && out.values().stream().noneMatch(h -> h.indexOf(c.name()) > 0)) {
+        throw problem(join(join(tablePath, "columns"), c.name()) + ".values", "lists its values "
+            + "by the value of a coarser column, but no hierarchy names " + c.name() + " below "
+            + "another column; add one under hierarchies (e.g. GEO: [STATE, " + c.name() + "]) "
+            + "or list the values plainly");
+      }
+    }
     return out;
+  }
+
+  /**
+   * Checks that a level whose values are listed by the value of the level above ({@code up})
+   * names only values of that level.
+   */
+  private void checkNesting(ColumnPolicy c, ColumnPolicy up, String path, String tablePath)
+      throws SQLException {
+    if (c.categorical().isEmpty() || !c.categorical().get().isNested()) {
+      return;
+    }
+    String valuesPath = join(join(tablePath, "columns"), c.name()) + ".values";
+    if (up == null || up.categorical().isEmpty()) {
+      throw problem(valuesPath, c.name() + " lists its values by the value of the level above, "
+          + "but in " + path + " it has no level above with listed values");
+    }
+    java.util.Set<String> parents = new java.util.HashSet<>();
+    for (Object v : up.categorical().get().values()) {
+      parents.add(v instanceof BigDecimal b ? b.stripTrailingZeros().toPlainString()
+          : String.valueOf(v));
+    }
+    for (Object w : new java.util.LinkedHashSet<>(c.categorical().get().within())) {
+      String label = w instanceof BigDecimal b ? b.stripTrailingZeros().toPlainString()
+          : String.valueOf(w);
+      if (!parents.contains(label)) {
+        throw problem(valuesPath + "." + label, label + " is not a value of " + up.name()
+            + ", the level above " + c.name() + " in " + path.replaceAll("\\[\\d+\\]$", "")
+            + "; group " + c.name() + "'s values by values of " + up.name());
+      }
+    }
   }
 
   /**

@@ -367,7 +367,7 @@ final class SchemaValidator {
         converted.add(value(raw.get(i), col, what, vPath + "[" + i + "]"));
       }
       parser.checkDistinct(converted, vPath, raw);
-      domain = new CategoricalDomain(converted);
+      domain = new CategoricalDomain(converted, c.categorical().get().within());
     }
     return c.withBackend(col.name(), col.type(), domain);
   }

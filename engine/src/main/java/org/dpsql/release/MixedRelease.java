@@ -13,6 +13,7 @@ import org.dpsql.mechanism.RandomBits;
 import org.dpsql.policy.BudgetAmount;
 import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.rewrite.ReleasedCells;
 import org.dpsql.sql.AggregateKind;
 import org.dpsql.sql.AggregateQuery;
 import org.dpsql.sql.DpHint;
@@ -160,13 +161,15 @@ public final class MixedRelease {
 
   /**
    * Samples both parts from their exact inputs ({@code exact} as {@link PrivateAnswer#release},
-   * {@code histograms} as {@link QuantileRelease#release}) and joins them cell by cell into the
+   * {@code histograms} as {@link QuantileRelease#release}), keeps the cells {@code released}
+   * returns (the same for both parts) and joins them cell by cell into the
    * statement's columns, then applies its ORDER BY / OFFSET / FETCH.
    */
   public ResultTable release(long[][] exact, Map<ColumnPolicy, long[][]> histograms,
-      RandomBits random) {
-    ResultTable noisy = PrivateAnswer.release(noisyPlan, exact, noise, random);
-    ResultTable sampled = quantiles.release(histograms, random);
+      RandomBits random, ReleasedCells released) {
+    // both parts return the same cells, in the same order: their rows join by position
+    ResultTable noisy = PrivateAnswer.release(noisyPlan, exact, noise, random, released);
+    ResultTable sampled = quantiles.release(histograms, random, released);
     List<ResultColumn> columns = PrivateAnswer.columns(plan);
     List<OutputItem> outputs = plan.query().outputs();
     List<Object[]> rows = new ArrayList<>(noisy.rows().size());

@@ -13,6 +13,7 @@ import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.policy.OrderedDomain;
 import org.dpsql.rewrite.Measurement;
 import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.rewrite.ReleasedCells;
 import org.dpsql.sql.AggregateKind;
 import org.dpsql.sql.OutputItem;
 import org.dpsql.sql.SortKey;
@@ -95,9 +96,21 @@ public final class PrivateAnswer {
     };
   }
 
-  /** Adds noise to the exact measurements and builds the released rows. */
+  /**
+   * Adds noise to the exact measurements and builds the released rows of every cell of the plan.
+   */
   public static ResultTable release(MeasurementPlan plan, long[][] exact, NoisePlan noise,
       RandomBits random) {
+    return release(plan, exact, noise, random, ReleasedCells.all(plan.cells().size()));
+  }
+
+  /**
+   * Adds noise to the exact measurements of every cell (those the filter excludes too, so the
+   * noise of each returned cell is drawn exactly as in a release of them all) and builds the rows
+   * of the cells {@code released} returns.
+   */
+  public static ResultTable release(MeasurementPlan plan, long[][] exact, NoisePlan noise,
+      RandomBits random, ReleasedCells released) {
     int cells = plan.cells().size();
     List<Measurement> ms = plan.measurements();
     long[][] noisy = new long[ms.size()][cells];
@@ -108,9 +121,12 @@ public final class PrivateAnswer {
       }
     }
     RowBuilder rows = new RowBuilder(plan, noise);
-    List<Object[]> out = new ArrayList<>(cells);
+    List<Object[]> out = new ArrayList<>(released.count());
     long[] values = new long[ms.size()];
     for (int cell = 0; cell < cells; cell++) {
+      if (!released.released(cell)) {
+        continue;
+      }
       Object[] keys = plan.cells().keysOf(cell);
       for (int m = 0; m < ms.size(); m++) {
         values[m] = noisy[m][cell];
@@ -212,14 +228,18 @@ public final class PrivateAnswer {
 
   /**
    * The released table of a plan whose every aggregate is {@code COUNT(*)}, from one real estimate
-   * per cell (e.g. from a spatial synopsis): keys as usual, counts rounded to the nearest integer
+   * per cell (e.g. from a spatial synopsis), for the cells {@code released} returns: keys as usual, counts rounded to the nearest integer
    * (post-processing), then ORDER BY / OFFSET / FETCH.
    */
-  public static ResultTable estimates(MeasurementPlan plan, double[] perCell) {
+  public static ResultTable estimates(MeasurementPlan plan, double[] perCell,
+      ReleasedCells released) {
     List<ResultColumn> columns = columns(plan);
     List<OutputItem> outputs = plan.query().outputs();
     List<Object[]> rows = new ArrayList<>(perCell.length);
     for (int cell = 0; cell < perCell.length; cell++) {
+      if (!released.released(cell)) {
+        continue;
+      }
       Object[] keys = plan.cells().keysOf(cell);
       Object[] row = new Object[columns.size()];
       for (int o = 0; o < outputs.size(); o++) {

@@ -16,6 +16,7 @@ import org.dpsql.mechanism.Rational;
 import org.dpsql.policy.BudgetAmount;
 import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.rewrite.ReleasedCells;
 import org.dpsql.rewrite.QuantileGrid;
 import org.dpsql.sql.AggregateKind;
 import org.dpsql.sql.AggregateQuery;
@@ -270,6 +271,16 @@ public final class QuantileRelease {
    * (DOUBLE); several fractions of one column sorted per group; then ORDER BY / OFFSET / FETCH.
    */
   public ResultTable release(Map<ColumnPolicy, long[][]> histograms, RandomBits random) {
+    return release(histograms, random, ReleasedCells.all(plan.cells().size()));
+  }
+
+  /**
+   * As {@link #release(Map, RandomBits)}, returning the rows of the cells {@code released} keeps:
+   * every cell is still sampled, in order (so each returned cell's points are drawn exactly as in
+   * a release of every cell), and the rows of the others dropped.
+   */
+  public ResultTable release(Map<ColumnPolicy, long[][]> histograms, RandomBits random,
+      ReleasedCells released) {
     int cells = plan.cells().size();
     List<ResultColumn> columns = PrivateAnswer.columns(plan);
     List<OutputItem> outputs = plan.query().outputs();
@@ -317,7 +328,9 @@ public final class QuantileRelease {
           row[same.get(byFraction[i]).output()] = grid.value(points[i]).doubleValue();
         }
       }
-      rows.add(row);
+      if (released.released(cell)) {
+        rows.add(row);
+      }
     }
     return new ResultTable(columns, PrivateAnswer.postProcess(plan, columns, rows));
   }

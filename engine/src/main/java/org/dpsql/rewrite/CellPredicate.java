@@ -97,7 +97,50 @@ public final class CellPredicate {
     if (where == null) {
       return all(cells);
     }
-    return new CellPredicate(cells, new Compiler(cells, parameters, derived).node(where));
+    return new CellPredicate(cells, new Compiler(cells, parameters, derived, false).node(where));
+  }
+
+  /**
+   * Compiles any checked filter over the cells for {@link #possible()}, without refusing anything:
+   * a construct this class cannot decide (a column that is not a cell column, arithmetic, an
+   * unset parameter, a type it does not compare, a time column) is "unknown" in that cell, never
+   * true or false. Text is compared as the most lenient backend collation would (case and
+   * trailing spaces ignored: a value is "unequal" only when it differs even so), and a bin of a
+   * non-integer column is taken closed at both edges (an approximate column's edges widened by a
+   * relative 10^-9), so that a backend's rounding at a bin edge cannot make an excluded bin hold a
+   * row that satisfies the filter.
+   */
+  public static CellPredicate bounding(SqlNode where, CellDomain cells, List<Object> parameters,
+      List<PublicJoin.Derived> derived) {
+    if (where == null) {
+      return all(cells);
+    }
+    try {
+      return new CellPredicate(cells, new Compiler(cells, parameters, derived, true).node(where));
+    } catch (SQLException | RuntimeException e) {
+      return new CellPredicate(cells, new Constant(Truth.MIXED)); // not decided: every cell kept
+    }
+  }
+
+  /**
+   * Whether each cell may hold a row that satisfies the filter, in the domain's cell order: false
+   * only when the filter is false for every value the policy lets the cell hold (for a filter
+   * from {@link #bounding}: provably so, unknown parts counting as possibly true).
+   *
+   * <p>Soundness: the three truths are sets of outcomes over the cell's rows (TRUE = the filter
+   * holds on every row, FALSE = on none, MIXED = anything, SQL's UNKNOWN included), and NOT, AND
+   * and OR map them as Kleene's logic maps each row's outcome, so a cell computed FALSE has no row
+   * on which the filter is true, whatever the rows are.
+   */
+  public boolean[] possible() {
+    int n = cells.size();
+    boolean[] out = new boolean[n];
+    int[] coords = new int[cells.columns().size()];
+    for (int cell = 0; cell < n; cell++) {
+      out[cell] = eval(root, coords) != Truth.FALSE;
+      increment(coords);
+    }
+    return out;
   }
 
   /** The selection of every cell, in the domain's cell order. */
@@ -190,11 +233,15 @@ public final class CellPredicate {
     private final CellDomain cells;
     private final List<Object> parameters;
     private final List<PublicJoin.Derived> derived;
+    /** Whether what cannot be decided is "unknown" ({@link #bounding}) instead of refused. */
+    private final boolean lenient;
 
-    Compiler(CellDomain cells, List<Object> parameters, List<PublicJoin.Derived> derived) {
+    Compiler(CellDomain cells, List<Object> parameters, List<PublicJoin.Derived> derived,
+        boolean lenient) {
       this.cells = cells;
       this.parameters = parameters;
       this.derived = derived;
+      this.lenient = lenient;
     }
 
     /** The column of a column index: a cell column (index ≥ 0) or a derived one (−1 − k). */
@@ -224,6 +271,17 @@ public final class CellPredicate {
     }
 
     Node node(SqlNode n) throws SQLException {
+      if (!lenient) {
+        return exact(n);
+      }
+      try {
+        return exact(n);
+      } catch (SQLException | RuntimeException e) {
+        return new Constant(Truth.MIXED); // this part is not decided: it may hold or not
+      }
+    }
+
+    private Node exact(SqlNode n) throws SQLException {
       if (n instanceof SqlLiteral lit && lit.getTypeName().getFamily() != null
           && lit.getValue() instanceof Boolean b) {
         return new Constant(b ? Truth.TRUE : Truth.FALSE);
@@ -244,13 +302,21 @@ public final class CellPredicate {
           return new Not(node(call.operand(0)));
         }
         case IS_NOT_NULL -> {
-          column(call.operand(0), call); // must be a cell column
+          if (column(call.operand(0), call) < 0 && lenient) {
+            return new Constant(Truth.MIXED); // a public table's value may be NULL
+          }
+          // must be a cell column
           // cells hold only in-domain values, which are never NULL
           return new Constant(Truth.TRUE);
         }
-        case IS_NULL -> throw SqlStates.notSupported("IS NULL (" + call + ") cannot be answered "
+        case IS_NULL -> {
+          if (lenient && column(call.operand(0), call) >= 0) {
+            return new Constant(Truth.FALSE); // a cell holds only in-domain values, never NULL
+          }
+          throw SqlStates.notSupported("IS NULL (" + call + ") cannot be answered "
             + "from cell counts: rows with NULL in a column of the workload belong to no cell of "
             + "the policy domain. Ask COUNT(*) and COUNT(col) instead");
+        }
         case EQUALS, NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN,
             GREATER_THAN_OR_EQUAL -> {
           return comparison(call, kind);
@@ -320,11 +386,22 @@ public final class CellPredicate {
             + "domain and a text pattern");
       }
       Pattern regex = likePattern(p, escape);
+      Pattern folded = Pattern.compile(regex.pattern(),
+          Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
       List<Object> values = c.categorical().get().values();
       Truth[] t = new Truth[values.size()];
       for (int i = 0; i < t.length; i++) {
-        t[i] = values.get(i) instanceof String s && regex.matcher(s).matches()
-            ? Truth.TRUE : Truth.FALSE;
+        Object v = values.get(i);
+        if (lenient && !(v instanceof String)) {
+          t[i] = Truth.MIXED; // a number or date as text is the backend's own rendering
+        } else if (v instanceof String s && regex.matcher(s).matches()) {
+          t[i] = Truth.TRUE;
+        } else if (lenient && (folded.matcher((String) v).matches()
+            || folded.matcher(((String) v).stripTrailing()).matches())) {
+          t[i] = Truth.MIXED; // matches under a case-insensitive or padding collation
+        } else {
+          t[i] = Truth.FALSE;
+        }
       }
       return attach(col, t, call.toString());
     }
@@ -336,17 +413,42 @@ public final class CellPredicate {
       if (c.categorical().isPresent()) {
         List<Object> values = c.categorical().get().values();
         for (int i = 0; i < size; i++) {
-          t[i] = categorical(values.get(i), kind, constant, c, call);
+          t[i] = lenient ? lenientCategorical(values.get(i), kind, constant, c, call)
+              : categorical(values.get(i), kind, constant, c, call);
         }
       } else {
         OrderedDomain d = c.ordered().orElseThrow();
         BigDecimal k = number(constant, c, call);
         boolean integer = ColumnPolicy.isIntegerType(c.sqlType());
         for (int i = 0; i < size; i++) {
-          t[i] = interval(d, i, integer, kind, k);
+          t[i] = lenient && !integer ? closedInterval(d, i, approximate(c.sqlType()), kind, k)
+              : interval(d, i, integer, kind, k);
         }
       }
       return attach(col, t, call.toString());
+    }
+
+    /**
+     * {@link #categorical} for {@link #bounding}: text compared exactly is TRUE only for the same
+     * string and FALSE only for strings that differ even ignoring case and trailing spaces (what a
+     * case-insensitive or padding collation would call equal is MIXED); order comparisons of text
+     * and values of other kinds (dates) are MIXED.
+     */
+    private static Truth lenientCategorical(Object value, SqlKind kind, Object constant,
+        ColumnPolicy c, SqlCall call) throws SQLException {
+      if (value instanceof String v && constant instanceof String k
+          && (kind == SqlKind.EQUALS || kind == SqlKind.NOT_EQUALS)) {
+        Truth eq = v.equals(k) ? Truth.TRUE
+            : v.stripTrailing().equalsIgnoreCase(k.stripTrailing())
+                || v.stripTrailing().toLowerCase(java.util.Locale.ROOT).equals(
+                    k.stripTrailing().toLowerCase(java.util.Locale.ROOT)) ? Truth.MIXED
+            : Truth.FALSE;
+        return kind == SqlKind.EQUALS ? eq : eq.not();
+      }
+      if (value instanceof BigDecimal || value instanceof Boolean) {
+        return categorical(value, kind, constant, c, call);
+      }
+      return Truth.MIXED;
     }
 
     private static Truth categorical(Object value, SqlKind kind, Object constant, ColumnPolicy c,
@@ -385,6 +487,43 @@ public final class CellPredicate {
         default -> throw new IllegalStateException(kind.name());
       };
       return r ? Truth.TRUE : Truth.FALSE;
+    }
+
+    /** Whether a column's type holds approximate (binary floating-point) numbers. */
+    private static boolean approximate(int sqlType) {
+      return sqlType == java.sql.Types.REAL || sqlType == java.sql.Types.FLOAT
+          || sqlType == java.sql.Types.DOUBLE || sqlType == java.sql.Types.OTHER;
+    }
+
+    /**
+     * The truth of {@code value kind k} over bin {@code i} of a non-integer column for {@link
+     * #bounding}: over the closed {@code [lo, lo+bin]} (or {@code [lo, max]}), widened by a
+     * relative 10^-9 for an {@code approximate} column, a superset of the values the backend's
+     * bin index can put in the bin, so FALSE is never said of a bin that may hold a value
+     * satisfying the comparison.
+     */
+    static Truth closedInterval(OrderedDomain d, int i, boolean approximate, SqlKind kind,
+        BigDecimal k) {
+      BigDecimal lo = d.lowerEdge(i);
+      BigDecimal hi = lo.add(d.bin()).min(d.max());
+      if (approximate) {
+        BigDecimal slack = lo.abs().max(hi.abs()).max(BigDecimal.ONE).movePointLeft(9);
+        lo = lo.subtract(slack);
+        hi = hi.add(slack);
+      }
+      int loK = lo.compareTo(k);
+      int hiK = hi.compareTo(k);
+      return switch (kind) {
+        case LESS_THAN -> Truth.of(hiK < 0, loK >= 0);
+        case LESS_THAN_OR_EQUAL -> Truth.of(hiK <= 0, loK > 0);
+        case GREATER_THAN -> Truth.of(loK > 0, hiK <= 0);
+        case GREATER_THAN_OR_EQUAL -> Truth.of(loK >= 0, hiK < 0);
+        case EQUALS, NOT_EQUALS -> {
+          Truth eq = Truth.of(loK == 0 && hiK == 0, loK > 0 || hiK < 0);
+          yield kind == SqlKind.EQUALS ? eq : eq.not();
+        }
+        default -> throw new IllegalStateException(kind.name());
+      };
     }
 
     /**

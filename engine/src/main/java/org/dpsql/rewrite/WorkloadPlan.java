@@ -40,9 +40,12 @@ public final class WorkloadPlan {
   private final List<SparseWorkload> workloads;
   private final List<ResultRow> results;
   private final List<CellDomain> partGroups;
+  private final List<ReleasedCells> partReleased;
 
   private WorkloadPlan(WorkloadQuery query, CellDomain cells, List<Measurement> measurements,
-      List<SparseWorkload> workloads, List<ResultRow> results, List<CellDomain> partGroups) {
+      List<SparseWorkload> workloads, List<ResultRow> results, List<CellDomain> partGroups,
+      List<ReleasedCells> partReleased) {
+    this.partReleased = List.copyOf(partReleased);
     this.query = query;
     this.cells = cells;
     this.measurements = List.copyOf(measurements);
@@ -124,6 +127,7 @@ public final class WorkloadPlan {
     List<List<int[]>> rowsByMeasurement = new ArrayList<>();
     List<ResultRow> results = new ArrayList<>();
     List<CellDomain> partGroups = new ArrayList<>();
+    List<ReleasedCells> partReleased = new ArrayList<>();
     for (int p = 0; p < query.parts().size(); p++) {
       AggregateQuery part = query.parts().get(p);
       List<PublicJoin.Derived> derived = new ArrayList<>();
@@ -135,12 +139,14 @@ public final class WorkloadPlan {
       CellDomain groups = new CellDomain(part.groupBy(), maxCells);
       partGroups.add(groups);
       int[][] groupRows = groupRows(cells, groups, mask, part);
-      // a group none of whose cells passes the filter has no rows, so SQL returns no row for it
-      // (which groups those are is public: the filter is a function of the cells); a query
-      // without GROUP BY returns its one row whatever the filter
+      // the groups the part's filter may contain (ReleasedCells: a public function of the
+      // statement and the domains); a query without GROUP BY returns its one row
+      ReleasedCells released = ReleasedCells.ofGroups(groupRows, !part.groupBy().isEmpty(),
+          cells, groups, query.table());
+      partReleased.add(released);
       List<Integer> kept = new ArrayList<>();
       for (int g = 0; g < groups.size(); g++) {
-        if (part.groupBy().isEmpty() || groupRows[g].length > 0) {
+        if (released.released(g)) {
           kept.add(g);
         }
       }
@@ -198,7 +204,8 @@ public final class WorkloadPlan {
     for (List<int[]> rows : rowsByMeasurement) {
       workloads.add(new SparseWorkload(cells.size(), rows.toArray(new int[0][])));
     }
-    return new WorkloadPlan(query, cells, measurements, workloads, results, partGroups);
+    return new WorkloadPlan(query, cells, measurements, workloads, results, partGroups,
+        partReleased);
   }
 
   /** The private column a query's column is measured through: its join key for a public column. */
@@ -320,6 +327,11 @@ public final class WorkloadPlan {
   /** The group cells of each part (a single cell for a part without GROUP BY). */
   public List<CellDomain> partGroups() {
     return partGroups;
+  }
+
+  /** The group cells each part returns (those its filter may contain, see ReleasedCells). */
+  public List<ReleasedCells> partReleased() {
+    return partReleased;
   }
 
   /**

@@ -42,6 +42,7 @@ import org.dpsql.release.QuantileRelease;
 import org.dpsql.release.ResultColumn;
 import org.dpsql.release.ResultTable;
 import org.dpsql.rewrite.MeasurementPlan;
+import org.dpsql.rewrite.ReleasedCells;
 import org.dpsql.release.WorkloadAnswer;
 import org.dpsql.rewrite.FamilyWorkload;
 import org.dpsql.rewrite.WorkloadPlan;
@@ -617,7 +618,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
             q.columns(), query.offset(), query.fetch());
       }
       return PrivateAnswer.estimates(q.plan(),
-          spatial.answer(htf(query), query, q.plan().cells(), q.sql().strip(), parameters));
+          spatial.answer(htf(query), query, q.plan().cells(), q.sql().strip(), parameters),
+          ReleasedCells.of(q.plan(), parameters));
     }
     ResultTable fromSynopsis = workloads.fromSynopses(query, q.sql().strip(), parameters);
     if (fromSynopsis != null) {
@@ -627,7 +629,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     NoisePlan noise = q.noise();
     long[][] exact = paidMeasurement(noise.charge(), q.sql(), noise.mechanism().sqlName(),
         expectedRmse(noise, plan), () -> measurer.measure(plan, parameters));
-    return PrivateAnswer.release(plan, exact, noise, random);
+    return PrivateAnswer.release(plan, exact, noise, random, ReleasedCells.of(plan, parameters));
   }
 
   /**
@@ -691,7 +693,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     QuantileRelease quantiles = quantiles(plan);
     return quantiles.release(paidMeasurement(quantiles.charge(), q.sql(),
-        quantiles.mechanismName(), null, () -> histograms(quantiles, plan, parameters)), random);
+        quantiles.mechanismName(), null, () -> histograms(quantiles, plan, parameters)), random,
+        ReleasedCells.of(plan, parameters));
   }
 
   /**
@@ -746,7 +749,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     Exact exact = paidMeasurement(mixed.charge(), q.sql(), mixed.mechanismName(), null,
         () -> new Exact(measurer.measure(mixed.noisyPlan(), parameters),
             histograms(mixed.quantiles(), mixed.quantilePlan(), parameters)));
-    return mixed.release(exact.vectors(), exact.histograms(), random);
+    return mixed.release(exact.vectors(), exact.histograms(), random,
+        ReleasedCells.of(q.plan(), parameters));
   }
 
   /** The budget split of a query with quantiles and other aggregates (refusals as above). */
@@ -836,7 +840,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         + "): a unit with n > " + k + " filtered rows adds " + k + "/n of each of its cells "
         + "(counts rounded cumulatively, sums truncated toward zero), the sensitivity of " + k
         + " rows"}));
-    rows.add(new Object[] {"cells: " + plan.cells().size() + " (the full policy domain, zeros included)"});
+    rows.add(new Object[] {ReleasedCells.of(plan, List.of()).describe()});
     rows.add(new Object[] {"cost: " + noise.charge() + " (" + accountant.accounting().policyName()
         + " accounting; remaining " + accountant.remaining() + ")"});
     for (int i = 0; i < plan.measurements().size(); i++) {
@@ -937,8 +941,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     QuantileRelease quantiles = quantiles(plan);
     List<Object[]> rows = new ArrayList<>();
     rows.add(new Object[] {releasedOver("private quantiles", plan)});
-    rows.add(new Object[] {"cells: " + plan.cells().size()
-        + " (the full policy domain, every group released)"});
+    rows.add(new Object[] {ReleasedCells.of(plan, List.of()).describe()});
     rows.add(new Object[] {"cost: " + quantiles.charge() + " (" + accountant.accounting()
         .policyName() + " accounting; remaining " + accountant.remaining() + "), split equally "
         + "among " + quantiles.releases() + " release" + (quantiles.releases() == 1

@@ -192,6 +192,13 @@ final class ExplainTable {
     rows.add(new Object[] {"cells: " + plan.cells().size() + " (" + String.join(" x ",
         plan.cells().columns().stream().map(c -> c.name() + "[" + c.domainSize() + "]").toList())
         + "), measured with one pushed-down GROUP BY"});
+    for (int p = 0; p < plan.partReleased().size(); p++) {
+      org.dpsql.rewrite.ReleasedCells r = plan.partReleased().get(p);
+      rows.add(new Object[] {"part " + (p + 1) + " groups: " + r.count() + " released of "
+          + r.size() + (r.excluded() == 0 ? "" : ", " + r.excluded()
+              + " excluded by the part's own filter (decided from the filter and the domains, no "
+              + "data read)")});
+    }
     rows.add(new Object[] {"cost: " + cal.charge() + " (split equally over "
         + plan.measurements().size() + " data vector(s))"});
     for (WorkloadCalibration.VectorPlan vp : cal.perMeasurement()) {

@@ -65,7 +65,7 @@ final class AuditCases {
 
   private static final int UNIT = 999;
 
-  private static List<String> aggregateBackground() {
+  static List<String> aggregateBackground() {
     List<String> s = new ArrayList<>();
     s.add("CREATE TABLE T (ID INT PRIMARY KEY, UNIT INT NOT NULL, G VARCHAR(1), AGE INT, V INT, "
         + "TS TIMESTAMP)");
@@ -91,12 +91,12 @@ final class AuditCases {
    * The unit's 100 rows, all in cell (G = A, AGE = 3), V = 1000 (clamped to 10), picked up on 4
    * January at different minutes (one day bin of TS).
    */
-  private static List<String> aggregateUnit() {
+  static List<String> aggregateUnit() {
     return List.of("INSERT INTO T SELECT 100000 + X, " + UNIT + ", 'A', 3, 1000, "
         + "DATEADD('MINUTE', 7 * X, TIMESTAMP '2024-01-04 00:00:00') FROM SYSTEM_RANGE(1, 100)");
   }
 
-  private static String aggregatePolicy(String budget, String extra) {
+  static String aggregatePolicy(String budget, String extra) {
     return "allow_seed: true\n" + budget + "tables:\n  T:\n    privacy_unit: UNIT\n"
         + "    max_rows_per_unit: 2\n    columns:\n      G: {values: [A, B]}\n"
         + "      AGE: {min: 0, max: 7, bin: 1}\n      V: {clamp: [0, 10]}\n" + extra;

@@ -49,9 +49,9 @@ class PrivateQueriesTest {
   @Test
   void everyCellOfTheDomainIsReturnedInPolicyOrder() throws SQLException {
     try (Connection c = db.connect(1L); Statement st = c.createStatement()) {
-      // only region N passes the filter: the other 11 cells are still there, noisy zeros
+      // every cell, zeros included, in policy order
       List<List<Object>> r = rows(st.executeQuery(
-          "SELECT REGION, PAYMENT, COUNT(*) AS N FROM TRIPS WHERE REGION = 'N' GROUP BY REGION, PAYMENT"));
+          "SELECT REGION, PAYMENT, COUNT(*) AS N FROM TRIPS WHERE AGE < 90 GROUP BY REGION, PAYMENT"));
       assertEquals(12, r.size());
       int i = 0;
       for (String region : TestDatabase.REGIONS) {
@@ -59,6 +59,14 @@ class PrivateQueriesTest {
           assertEquals(List.of(region, payment), r.get(i).subList(0, 2));
           i++;
         }
+      }
+      // the statement's own filter excludes the cells of the other regions: only N's 3 remain
+      // (issue 32), still every payment of N, zeros included
+      r = rows(st.executeQuery("SELECT REGION, PAYMENT, COUNT(*) AS N FROM TRIPS "
+          + "WHERE REGION = 'N' GROUP BY REGION, PAYMENT"));
+      assertEquals(3, r.size());
+      for (int p = 0; p < 3; p++) {
+        assertEquals(List.of("N", TestDatabase.PAYMENTS[p]), r.get(p).subList(0, 2));
       }
       // ordered domain: AGE 18..77 in bins of 10 -> 6 cells, lower edges
       List<List<Object>> ages = rows(st.executeQuery("SELECT AGE, COUNT(*) FROM TRIPS GROUP BY AGE"));
