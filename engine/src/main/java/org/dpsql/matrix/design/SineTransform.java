@@ -10,8 +10,9 @@ import org.apache.commons.math3.transform.TransformType;
  * ({@link FastFourierTransformer#transformInPlace}), and from it the DST-I that diagonalises the
  * all-range Gram ({@link EigenBasis#allRanges}) and the cosine sums of its squared eigen-queries
  * ({@link CosineSquaredDesign#sine}). Chirp phases are reduced modulo {@code 2N} in integer
- * arithmetic, so the result agrees with the direct {@code O(N²)} sums to a few units of round-off
- * times {@code log N} (tested against them). Stateless.
+ * arithmetic (and each length's chirp is kept, so a repeated length costs two radix-2 FFTs),
+ * so the result agrees with the direct {@code O(N²)} sums to a few units of round-off
+ * times {@code log N} (tested against them). Thread-safe.
  */
 public final class SineTransform {
   private SineTransform() {}
@@ -35,34 +36,19 @@ public final class SineTransform {
     }
     // Bluestein: jk = (j² + k² − (j−k)²)/2, so X_j = c_j Σ_k (a_k c_k) conj(c_{j−k}) with
     // c_m = e^{−πi m²/N}: a convolution, computed by radix-2 FFTs of length L ≥ 2N − 1
-    int l = Integer.highestOneBit(2 * n - 1) << 1;
-    double[] cr = new double[n];
-    double[] ci = new double[n];
-    long twoN = 2L * n;
-    for (int m = 0; m < n; m++) {
-      double angle = Math.PI * (((long) m * m) % twoN) / n;
-      cr[m] = Math.cos(angle);
-      ci[m] = -Math.sin(angle);
-    }
+    Chirp chirp = chirp(n);
+    int l = chirp.l;
+    double[] cr = chirp.cr;
+    double[] ci = chirp.ci;
+    double[] br = chirp.br;
+    double[] bi = chirp.bi;
     double[] ar = new double[l];
     double[] ai = new double[l];
     for (int k = 0; k < n; k++) {
       ar[k] = re[k] * cr[k] - im[k] * ci[k];
       ai[k] = re[k] * ci[k] + im[k] * cr[k];
     }
-    double[] br = new double[l];
-    double[] bi = new double[l];
-    br[0] = cr[0];
-    bi[0] = -ci[0];
-    for (int m = 1; m < n; m++) {
-      br[m] = cr[m];
-      bi[m] = -ci[m];
-      br[l - m] = cr[m];
-      bi[l - m] = -ci[m];
-    }
     FastFourierTransformer.transformInPlace(new double[][] {ar, ai}, DftNormalization.STANDARD,
-        TransformType.FORWARD);
-    FastFourierTransformer.transformInPlace(new double[][] {br, bi}, DftNormalization.STANDARD,
         TransformType.FORWARD);
     for (int t = 0; t < l; t++) {
       double r = ar[t] * br[t] - ai[t] * bi[t];
@@ -76,6 +62,47 @@ public final class SineTransform {
       re[j] = ar[j] * cr[j] - ai[j] * ci[j];
       im[j] = ar[j] * ci[j] + ai[j] * cr[j];
     }
+  }
+
+  /** The chirp of one length and the transform of its conjugate kernel (immutable once built). */
+  private record Chirp(int l, double[] cr, double[] ci, double[] br, double[] bi) {}
+
+  private static final java.util.Map<Integer, Chirp> CHIRPS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The chirp of length {@code n}, computed once per length (at most 32 lengths are kept). */
+  private static Chirp chirp(int n) {
+    Chirp c = CHIRPS.get(n);
+    if (c != null) {
+      return c;
+    }
+    int l = Integer.highestOneBit(2 * n - 1) << 1;
+    double[] cr = new double[n];
+    double[] ci = new double[n];
+    long twoN = 2L * n;
+    for (int m = 0; m < n; m++) {
+      double angle = Math.PI * (((long) m * m) % twoN) / n;
+      cr[m] = Math.cos(angle);
+      ci[m] = -Math.sin(angle);
+    }
+    double[] br = new double[l];
+    double[] bi = new double[l];
+    br[0] = cr[0];
+    bi[0] = -ci[0];
+    for (int m = 1; m < n; m++) {
+      br[m] = cr[m];
+      bi[m] = -ci[m];
+      br[l - m] = cr[m];
+      bi[l - m] = -ci[m];
+    }
+    FastFourierTransformer.transformInPlace(new double[][] {br, bi}, DftNormalization.STANDARD,
+        TransformType.FORWARD);
+    c = new Chirp(l, cr, ci, br, bi);
+    if (CHIRPS.size() >= 32) {
+      CHIRPS.clear();
+    }
+    CHIRPS.put(n, c);
+    return c;
   }
 
   /**

@@ -75,7 +75,7 @@ class TransformDesignTest {
 
   @Test
   void closedFormErrorEqualsTheDenseComputation() {
-    for (int n : new int[] {16, 255, 1000, 2048}) {
+    for (int n : new int[] {16, 255, 2048}) {
       TransformStrategy a = TransformDesign.allRanges(n);
       AllRangesWorkload w = new AllRangesWorkload(n);
       double dense = ErrorAnalysis.totalSquaredError(w, a);
