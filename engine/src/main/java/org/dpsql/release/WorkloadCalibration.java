@@ -253,9 +253,14 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
 
   private static final double MAX_ROW_STRATEGY_ENTRIES = 2e7;
 
-  /** Whether the workload's rows are small enough to be measured as they are. */
+  /**
+   * Whether the workload's rows are offered as a strategy: fewer queries than cells (with at least
+   * as many, the identity's error {@code ‖W‖_F² ≤ n ‖W‖₂²} is already no worse than theirs, {@code
+   * ‖W‖₂² rank(W)}, whenever {@code W} has full column rank), and few enough to be measured as
+   * they are.
+   */
   private static boolean rowsMeasurable(Workload w) {
-    return w.queries() <= MAX_ROW_STRATEGY_QUERIES
+    return w.queries() < w.cells() && w.queries() <= MAX_ROW_STRATEGY_QUERIES
         && w.queries() * (double) w.cells() <= MAX_ROW_STRATEGY_ENTRIES;
   }
 
