@@ -215,7 +215,13 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
       }
       out.add(t.baseline(Mechanism.FOURIER, "fourier", () -> Strategies.fourier(n)));
     } else {
-      return out; // too large for dense designs: identity only
+      // too large for dense designs: the workload's own rows, measured without an n × n array
+      rowSpaceCandidates(t, out);
+      return out;
+    }
+    Candidate direct = factors.size() == 1 ? directCandidate(t) : null;
+    if (direct != null) {
+      out.add(direct);
     }
     // the Eigen-Design (StrategyDesigner: per factor for products, shared eigenbasis for
     // commuting unions) comes with its exact error; designed for L2 noise, under pure DP it is one
@@ -237,6 +243,58 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
       }));
     }
     return out;
+  }
+
+  /**
+   * The most queries for which a workload's own rows are a candidate strategy (their row Gram is
+   * eigen-decomposed), and the most query-by-cell entries of those rows.
+   */
+  public static final int MAX_ROW_STRATEGY_QUERIES = 2048;
+
+  private static final double MAX_ROW_STRATEGY_ENTRIES = 2e7;
+
+  /**
+   * Whether the workload's rows are offered as a strategy: fewer queries than cells (with at least
+   * as many, the identity's error {@code ‖W‖_F² ≤ n ‖W‖₂²} is already no worse than theirs, {@code
+   * ‖W‖₂² rank(W)}, whenever {@code W} has full column rank), and few enough to be measured as
+   * they are.
+   */
+  private static boolean rowsMeasurable(Workload w) {
+    return w.queries() < w.cells() && w.queries() <= MAX_ROW_STRATEGY_QUERIES
+        && w.queries() * (double) w.cells() <= MAX_ROW_STRATEGY_ENTRIES;
+  }
+
+  /**
+   * Measuring the workload's own queries with noise ({@code A = W}): by the error formula its total
+   * squared error at unit noise is {@code ‖W‖₂² tr(WᵀW (WᵀW)⁺) = ‖W‖₂² rank(W)}, so no strategy
+   * chosen here is ever worse than answering the queries directly. Named after the noise it adds
+   * (discrete Gaussian, or discrete Laplace under pure DP); {@code null} when the rows are too many
+   * to measure as they are.
+   */
+  private static Candidate directCandidate(Target t) {
+    if (!rowsMeasurable(t.w())) {
+      return null;
+    }
+    Mechanism m = t.pure() ? Mechanism.GEOMETRIC : Mechanism.DISCRETE_GAUSSIAN;
+    return t.candidate(m, "direct", () -> {
+      Strategy a = new org.dpsql.matrix.ExplicitStrategy("Direct(" + t.w() + ")", t.w().matrix());
+      int rank = org.dpsql.matrix.design.EigenBasis.of(t.w())
+          .rank(org.dpsql.matrix.design.EigenBasis.DEFAULT_TOLERANCE);
+      return Designed.of(a, rank, Double.NaN);
+    });
+  }
+
+  /**
+   * Above {@link #MAX_DENSE_CELLS} cells (one attribute): the workload's own rows, measured and
+   * inverted through their {@code m × m} row Gram. (A design on their row space with real weights
+   * is not offered: rounding it to the lattice moves its row space, so the workload's queries would
+   * no longer be answerable without bias.)
+   */
+  private static void rowSpaceCandidates(Target t, List<Candidate> out) {
+    Candidate direct = directCandidate(t);
+    if (direct != null) {
+      out.add(direct);
+    }
   }
 
   /** HDMM's optimisation runs for seconds beyond this many cells (measured: 7 s at 1,024). */

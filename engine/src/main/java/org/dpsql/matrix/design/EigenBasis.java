@@ -279,14 +279,18 @@ public abstract class EigenBasis {
     return new Explicit(sv, sq, kind.append(')').toString());
   }
 
+  /** The most entries of an explicit or sparse workload's rows used as a low-rank factor. */
+  static final double LOW_RANK_ENTRIES = 2e7;
+
   /**
    * Columns of a factor {@code F} with {@code WᵀW = F Fᵀ} and fewer columns than cells, or {@code
-   * null}: the rows of a short explicit workload, or for a union of Kronecker products the scaled
+   * null}: the rows of a short explicit or sparse workload, or for a union of Kronecker products the scaled
    * Kronecker products of the members' factor eigenpairs.
    */
   static double[][] lowRankFactor(Workload w) {
     int n = w.cells();
-    if (w instanceof ExplicitWorkload && w.queries() < n) {
+    if ((w instanceof ExplicitWorkload || w instanceof org.dpsql.matrix.SparseWorkload)
+        && w.queries() < n && w.queries() * (double) n <= LOW_RANK_ENTRIES) {
       return w.matrix();
     }
     if (w instanceof UnionWorkload u) {

@@ -359,6 +359,61 @@ public final class LatticeMatrix {
     return g;
   }
 
+  /**
+   * {@code (N/2^bits)(N/2^bits)ᵀ} ({@code p × p}) in double precision: the row Gram, cheaper than
+   * {@link #realGram()} when the matrix has fewer rows than columns. {@code O(p · nnz)} time,
+   * {@code O(p² + n)} memory.
+   */
+  double[][] realRowGram() {
+    double[][] g = new double[rows][rows];
+    double[] dense = new double[cols];
+    for (int i = 0; i < rows; i++) {
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        dense[colIndex[k]] = realValue[k];
+      }
+      for (int l = 0; l <= i; l++) {
+        double s = 0;
+        for (int k = rowStart[l]; k < rowStart[l + 1]; k++) {
+          s += realValue[k] * dense[colIndex[k]];
+        }
+        g[i][l] = s;
+        g[l][i] = s;
+      }
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        dense[colIndex[k]] = 0;
+      }
+    }
+    return g;
+  }
+
+  /**
+   * Whether every row and every column holds exactly one non-zero (a scaled permutation, e.g. the
+   * identity): then {@code ÂᵀÂ} is diagonal.
+   */
+  boolean isMonomial() {
+    if (rows != cols || value.length != rows) {
+      return false;
+    }
+    boolean[] seen = new boolean[cols];
+    for (int i = 0; i < rows; i++) {
+      if (rowStart[i + 1] - rowStart[i] != 1 || value[rowStart[i]] == 0 || seen[colIndex[rowStart[i]]]) {
+        return false;
+      }
+      seen[colIndex[rowStart[i]]] = true;
+    }
+    return true;
+  }
+
+  /** For a monomial matrix ({@link #isMonomial()}): the diagonal of {@code ÂᵀÂ}. */
+  double[] monomialGramDiagonal() {
+    double[] d = new double[cols];
+    for (int i = 0; i < rows; i++) {
+      double v = realValue[rowStart[i]];
+      d[colIndex[rowStart[i]]] = v * v;
+    }
+    return d;
+  }
+
   private static void requireLength(int got, int expected) {
     if (got != expected) {
       throw new IllegalArgumentException("vector of length " + got + ", expected " + expected);

@@ -193,6 +193,10 @@ public final class LeastSquares {
     if (f.fullRank()) {
       return true;
     }
+    if (!f.holdsNullBasis()) {
+      return f.squaredResidual(w)
+          <= ROW_SPACE_TOLERANCE * ROW_SPACE_TOLERANCE * w.frobeniusSquared();
+    }
     double[][] u = f.nullBasis(); // (n−r) × n
     double[][] ut = org.dpsql.matrix.Matrices.transpose(u); // n × (n−r)
     double[][] gu = w.gramTimes(ut);
@@ -208,7 +212,8 @@ public final class LeastSquares {
   /**
    * {@code trace(W (ÂᵀÂ)⁺ Wᵀ)}: the total variance of the workload answers per unit of noise
    * variance (seed 001 Prop. 4 without {@code ‖Â‖₂²}). Product form for Kronecker workloads on a
-   * matching Kronecker strategy, sums for unions, dense otherwise (up to 4096 cells).
+   * matching Kronecker strategy, sums for unions, query by query for a sparse workload with fewer
+   * queries than cells, dense otherwise (up to 4096 cells).
    */
   public double traceGramPinv(Workload w) {
     if (w.cells() != strategy.cells()) {
@@ -227,6 +232,22 @@ public final class LeastSquares {
       double t = 1;
       for (int i = 0; i < wf.size(); i++) {
         t *= denseTrace(wf.get(i), factors.get(i).n, factors.get(i)::gramPinvTimes);
+      }
+      return t;
+    }
+    if (w instanceof org.dpsql.matrix.SparseWorkload s && s.queries() < w.cells()) {
+      // query by query: Σᵢ wᵢ G⁺ wᵢᵀ, O(m) products instead of n
+      double t = 0;
+      double[] row = new double[w.cells()];
+      for (int i = 0; i < s.queries(); i++) {
+        int[] cells = s.row(i);
+        for (int c : cells) {
+          row[c] = 1;
+        }
+        t += quadraticForm(row);
+        for (int c : cells) {
+          row[c] = 0;
+        }
       }
       return t;
     }
