@@ -98,30 +98,78 @@ final class WorkloadExecutor {
     return WorkloadAnswer.build(plan, a.values, a.stdErrors);
   }
 
-  /** Answers a {@code DPSQL.WORKLOAD} family: one row per query, QUERY and VALUE. */
+  /**
+   * Answers a {@code DPSQL.WORKLOAD} family: one row per query (QUERY and VALUE), or with {@code
+   * output=cells} one row per cell of the released synopsis (its estimate {@code x̂}). Either way
+   * the family is measured once with a strategy designed for its queries, kept as a synopsis, and
+   * later queries it covers are free.
+   */
   ResultTable release(FamilyQuery query, String statement) throws SQLException {
     FamilyWorkload family = FamilyWorkload.of(query);
     boolean ci = query.hint().ci() != null;
-    if (ci && family.workload().queries() * (double) family.cells().size() > MAX_CI_ENTRIES) {
-      throw SqlStates.notSupported("ci for " + query.describe() + " (" + family.workload().queries()
-          + " queries over " + family.cells().size() + " cells) is too costly to compute; ask "
-          + "without ci, or for fewer queries");
+    boolean cellsOut = query.output() == FamilyQuery.Output.CELLS;
+    long returned = cellsOut ? family.cells().size() : family.workload().queries();
+    if (ci && returned * (double) family.cells().size() > MAX_CI_ENTRIES) {
+      throw SqlStates.notSupported("ci for " + query.describe() + " (" + returned
+          + (cellsOut ? " cells" : " queries") + " over " + family.cells().size() + " cells) is "
+          + "too costly to compute; ask without ci, or for fewer queries");
+    }
+    if (ci && cellsOut && !determinesCells(query)) {
+      throw SqlStates.notSupported("ci with output=cells needs a family whose queries determine "
+          + "every cell (IDENTITY, PREFIX, ALL_RANGES, or k equal to the number of columns); the "
+          + "cells of " + query.describe() + " are least-squares estimates without a standard "
+          + "error: drop ci, or ask for its queries");
     }
     Answers a = answer(query.table(), query.hint(), family.cells(),
         List.of(Measurement.countStar()), List.of(family.workload()), statement, List.of(), ci);
-    List<String> labels = family.descriptions();
-    double[] values = a.values[0];
+    List<String> labels = family.rowDescriptions();
+    double[] values = cellsOut ? a.cells[0] : a.values[0];
+    double[] errors = null;
+    if (ci) {
+      errors = cellsOut ? cellErrors(a.estimates[0], a.cellRows[0], family.cells().size())
+          : a.stdErrors[0];
+    }
     List<Object[]> rows = new ArrayList<>(values.length);
     double z = ci ? WorkloadAnswer.normalQuantile((1 + query.hint().ci()) / 2) : 0;
     for (int i = 0; i < values.length; i++) {
       if (ci) {
-        double m = z * a.stdErrors[0][i];
+        double m = z * errors[i];
         rows.add(new Object[] {labels.get(i), values[i], values[i] - m, values[i] + m});
       } else {
         rows.add(new Object[] {labels.get(i), values[i]});
       }
     }
     return new ResultTable(familyColumns(query.hint()), rows);
+  }
+
+  /** Whether every cell is a combination of the family's queries (so x̂ is unbiased per cell). */
+  private static boolean determinesCells(FamilyQuery q) {
+    return switch (q.family()) {
+      case IDENTITY, PREFIX, ALL_RANGES -> true;
+      case MARGINALS, RANGE_MARGINALS -> q.k() == q.columns().size();
+    };
+  }
+
+  /**
+   * The standard error of every cell estimate: of the unit vector of each cell, or of the sum of
+   * the synopsis cells a coarser query cell holds ({@code members}, null when the synopsis has
+   * these very cells).
+   */
+  private static double[] cellErrors(Estimate e, int[][] members, int cells) {
+    double[] out = new double[cells];
+    int n = e.inference().strategy().cells();
+    for (int c = 0; c < cells; c++) {
+      double[] v = new double[n];
+      if (members == null) {
+        v[c] = 1;
+      } else {
+        for (int f : members[c]) {
+          v[f] = 1;
+        }
+      }
+      out[c] = Math.sqrt(e.variance(v));
+    }
+    return out;
   }
 
   /** The columns of a {@code DPSQL.WORKLOAD} result. */
@@ -333,12 +381,21 @@ final class WorkloadExecutor {
   private static final class Answers {
     final double[][] values;
     final double[][] stdErrors;
+    /** Per measurement: the estimate of every cell of the query's cells (x̂, summed if finer). */
+    final double[][] cells;
+    /** Per measurement: the estimate the answers come from (null for a TopDown release). */
+    final Estimate[] estimates;
+    /** Per measurement: the synopsis cells in each query cell, null when they are the same. */
+    final int[][][] cellRows;
     String mechanism;
     Double rmse;
 
     Answers(int measurements) {
       values = new double[measurements][];
       stdErrors = new double[measurements][];
+      cells = new double[measurements][];
+      estimates = new Estimate[measurements];
+      cellRows = new int[measurements][][];
     }
   }
 
@@ -388,6 +445,8 @@ final class WorkloadExecutor {
           vp.chosen().mechanism().sqlName()));
       Workload w = ws.get(i);
       out.values[i] = w.answer(e.cells());
+      out.cells[i] = e.cells();
+      out.estimates[i] = e;
       if (ci) {
         out.stdErrors[i] = stdErrors(e, w, null);
       }
@@ -433,6 +492,8 @@ final class WorkloadExecutor {
         }
         out.values[i] = w.answer(xhat);
         out.stdErrors[i] = ci ? stdErrors(e, w, null) : null;
+        out.cells[i] = xhat;
+        out.estimates[i] = e;
         mechanisms.add(s.mechanism());
         return true;
       }
@@ -468,6 +529,13 @@ final class WorkloadExecutor {
       }
       out.values[i] = values;
       out.stdErrors[i] = ci ? stdErrors(e, null, lifted) : null;
+      double[] summed = new double[cells.size()];
+      for (int f = 0; f < xhat.length; f++) {
+        summed[proj[f]] += xhat[f];
+      }
+      out.cells[i] = summed;
+      out.estimates[i] = e;
+      out.cellRows[i] = members;
       mechanisms.add(s.mechanism());
       return true;
     }
