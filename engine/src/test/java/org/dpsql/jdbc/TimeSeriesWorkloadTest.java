@@ -132,7 +132,7 @@ class TimeSeriesWorkloadTest {
   private static Path policy() throws Exception {
     Path policy = Files.createTempFile("dpsql-timeseries", ".yaml");
     Files.writeString(policy, "allow_seed: true\n"
-        + "budget:\n  accounting: zcdp\n  per_connection: {rho: 1000000000.0, delta: 1e-9}\n"
+        + "budget:\n  accounting: zcdp\n  per_connection: {rho: 100000000.0, delta: 1e-9}\n"
         + "  default_query: {rho: 100000000.0}\n"
         + "tables:\n  trips:\n    privacy_unit: rider_id\n    max_rows_per_unit: 5\n"
         + "    columns:\n      region: {values: [N, S, E, W]}\n"
