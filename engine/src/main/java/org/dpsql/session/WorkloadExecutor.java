@@ -542,6 +542,54 @@ final class WorkloadExecutor {
     return false;
   }
 
+  /**
+   * The synopsis that would answer workload {@code w} of measurement {@code m} over {@code cells}
+   * for free (the same rule as a release uses), or null when it would be measured: for EXPLAIN,
+   * which computes no answer.
+   */
+  Synopsis covering(TablePolicy table, CellDomain cells, Measurement m, Workload w) {
+    List<Synopsis> all = new ArrayList<>(releases.synopses());
+    all.addAll(published);
+    for (Synopsis s : all) {
+      if (!s.covers(table, cells.columns(), m)) {
+        continue;
+      }
+      Estimate e = s.estimate();
+      if (e == null || e.inference().fullColumnRank()) {
+        if (s.cells().columns().equals(cells.columns()) || w instanceof SparseWorkload) {
+          return s;
+        }
+        continue;
+      }
+      if (s.cells().columns().equals(cells.columns())) {
+        try {
+          e.inference().requireInRowSpace(w);
+          return s;
+        } catch (IllegalArgumentException notCovered) {
+          continue;
+        }
+      }
+      if (w instanceof SparseWorkload sw) {
+        int[] proj = s.projectionOnto(cells);
+        int[][] members = invert(proj, cells.size());
+        boolean ok = true;
+        for (int r = 0; r < sw.queries() && ok; r++) {
+          double[] v = new double[proj.length];
+          for (int c : sw.row(r)) {
+            for (int f : members[c]) {
+              v[f] = 1;
+            }
+          }
+          ok = e.inference().inRowSpace(v);
+        }
+        if (ok) {
+          return s;
+        }
+      }
+    }
+    return null;
+  }
+
   private static int[][] invert(int[] proj, int coarseCells) {
     int[] counts = new int[coarseCells];
     for (int p : proj) {

@@ -254,4 +254,59 @@ class TimeSeriesWorkloadTest {
       drop(b);
     }
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2"})
+  void explainShowsTheErrorPerQueryClassAndThenThatLaterRangesAreFree(String name)
+      throws Exception {
+    Backend b = backend(name);
+    load(b);
+    Path policy = policy();
+    String workload = "SELECT * FROM TABLE(DPSQL.WORKLOAD(''trips'', ''ALL_RANGES(pickup_at)'', "
+        + "''output=cells''))";
+    String week = "SELECT COUNT(*) AS n FROM trips WHERE pickup_at >= TIMESTAMP "
+        + "'2025-03-03 00:00:00' AND pickup_at < TIMESTAMP '2025-03-10 00:00:00'";
+    try (Connection c = connect(b, policy)) {
+      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
+          + workload + "'))");
+      double chosen = Double.NaN;
+      double ranges = Double.NaN;
+      double cells = Double.NaN;
+      double prefixes = Double.NaN;
+      for (List<Object> r : plan) {
+        String measure = (String) r.get(6);
+        double rmse = r.get(5) == null ? Double.NaN : ((Number) r.get(5)).doubleValue();
+        if ((Boolean) r.get(1)) {
+          chosen = rmse;
+        } else if (r.get(0).equals("query_class")) {
+          if (measure.contains("ranges of PICKUP_AT")) {
+            ranges = rmse;
+          } else if (measure.contains("single cells")) {
+            cells = rmse;
+          } else if (measure.contains("prefixes of PICKUP_AT")) {
+            prefixes = rmse;
+          }
+        }
+      }
+      assertTrue(plan.toString().contains("(277140 queries)"), plan.toString());
+      // the class of the family's own queries has the family's error (up to the strategy's
+      // rounding to the lattice), single cells and prefixes have errors of their own
+      assertEquals(chosen, ranges, 0.02 * chosen, plan.toString());
+      assertTrue(cells > 0 && prefixes > 0 && cells < ranges, plan.toString());
+      assertEquals(0, measured(c), "explain spends nothing");
+      ResultRows.of(c, workload.replace("''", "'"));
+      assertEquals(1, measured(c));
+      String later = ResultRows.of(c, "EXPLAIN PLAN FOR " + week).toString();
+      assertTrue(later.contains("answered from released synopses: no charge"), later);
+      List<List<Object>> free = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
+          + week.replace("'", "''") + "'))");
+      assertTrue(free.get(0).get(0).toString().startsWith("synopsis:"), free.toString());
+      assertEquals(0, ((Number) free.get(0).get(4)).doubleValue(), 0.0, free.toString());
+      ResultRows.of(c, week);
+      assertEquals(1, measured(c), "the week was answered from the synopsis");
+    } finally {
+      Files.deleteIfExists(policy);
+      drop(b);
+    }
+  }
 }
