@@ -263,6 +263,9 @@ final class WorkloadExecutor {
         }
       }
     }
+    if (match == null && asked && countsOnly) {
+      match = calendarShape(q);
+    }
     String why = match == null ? "the query must count rows (COUNT(*), no WHERE) grouped by "
         + "prefixes of a hierarchy declared in the policy, e.g. GROUP BY ROLLUP(STATE, COUNTY), or "
         + "by prefixes of an origin and a destination hierarchy (origin columns first)"
@@ -277,6 +280,94 @@ final class WorkloadExecutor {
       return null;
     }
     return match;
+  }
+
+  /**
+   * The calendar tree of a roll-up over truncations of one time column ({@code GROUP BY
+   * ROLLUP(EXTRACT(YEAR FROM t), EXTRACT(QUARTER FROM t), DATE_TRUNC('month', t), CAST(t AS
+   * DATE))}), or null when the parts are not such a roll-up: every part groups by expressions of
+   * the same time column only; its groupings, from coarse to fine, each split the calendar into
+   * consecutive runs of bins, each refining the one above; and the finest has one group per bin
+   * of the policy, so that the tree's leaves are the column's cells. The tree comes from the
+   * policy's bins and the expressions alone (public), never from the data.
+   */
+  private static TopDownShape calendarShape(WorkloadQuery q) {
+    ColumnPolicy time = null;
+    java.util.TreeMap<Integer, int[]> levels = new java.util.TreeMap<>();
+    java.util.Map<Integer, String> names = new java.util.HashMap<>();
+    for (AggregateQuery part : q.parts()) {
+      List<int[]> values = new ArrayList<>();
+      for (ColumnPolicy c : part.groupBy()) {
+        java.util.Optional<org.dpsql.rewrite.PublicJoin.Derived> d = part.derived(c);
+        ColumnPolicy key = d.map(org.dpsql.rewrite.PublicJoin.Derived::key).orElse(c);
+        if (key.time().isEmpty() || (time != null && !time.equals(key))) {
+          return null;
+        }
+        time = key;
+        if (d.isPresent()) {
+          values.add(d.get().valueOfKey());
+        } else {
+          int[] own = new int[key.domainSize()];
+          for (int i = 0; i < own.length; i++) {
+            own[i] = i;
+          }
+          values.add(own);
+        }
+      }
+      if (values.isEmpty()) {
+        continue; // the total: the tree's root
+      }
+      int cells = time.domainSize();
+      int[] group = new int[cells];
+      java.util.Map<java.util.List<Integer>, Integer> ids = new java.util.HashMap<>();
+      for (int cell = 0; cell < cells; cell++) {
+        List<Integer> tuple = new ArrayList<>();
+        for (int[] v : values) {
+          tuple.add(v[cell]);
+        }
+        Integer id = ids.get(tuple);
+        if (id == null) {
+          id = ids.size();
+          ids.put(tuple, id);
+          if (cell > 0 && id != group[cell - 1] + 1) {
+            return null; // numbered by first appearance: a run must start right after the last
+          }
+        } else if (cell > 0 && id != group[cell - 1]) {
+          return null; // a group that is not one run of consecutive bins
+        }
+        group[cell] = id;
+      }
+      int[] known = levels.get(ids.size());
+      if (known != null && !java.util.Arrays.equals(known, group)) {
+        return null;
+      }
+      levels.put(ids.size(), group);
+      names.put(ids.size(), String.join(", ", part.groupBy().stream()
+          .map(ColumnPolicy::name).toList()));
+    }
+    if (time == null || levels.isEmpty() || levels.lastKey() != time.domainSize()) {
+      return null;
+    }
+    List<int[]> chain = new ArrayList<>(levels.values());
+    int[][] fanOuts = new int[chain.size()][];
+    fanOuts[0] = new int[] {levels.firstKey()};
+    for (int l = 1; l < chain.size(); l++) {
+      int[] coarse = chain.get(l - 1);
+      int[] fine = chain.get(l);
+      int[] f = new int[coarse[coarse.length - 1] + 1];
+      for (int cell = 0; cell < fine.length; cell++) {
+        if (cell > 0 && fine[cell] == fine[cell - 1]) {
+          if (coarse[cell] != coarse[cell - 1]) {
+            return null; // a finer group straddles two coarser ones: not a tree
+          }
+          continue;
+        }
+        f[coarse[cell]]++;
+      }
+      fanOuts[l] = f;
+    }
+    return TopDownShape.calendar(time, org.dpsql.hierarchy.Hierarchy.ofFanOuts(fanOuts),
+        levels.keySet().stream().map(names::get).toList());
   }
 
   /**

@@ -309,4 +309,71 @@ class TimeSeriesWorkloadTest {
       drop(b);
     }
   }
+
+  /**
+   * A calendar roll-up (month, day, hour of PICKUP_AT) asked of InfTDA: the tree comes from the
+   * policy's hourly bins (1 month, 31 days, 744 hours), released once, integral and consistent,
+   * equal to the backend's own roll-up at this budget; a later daily series is free.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "trino"})
+  void calendarRollupIsOneInfTdaTree(String name) throws Exception {
+    Backend b = backend(name);
+    load(b);
+    Path policy = policy();
+    String rollup = "SELECT %s DATE_TRUNC('month', pickup_at) AS m, CAST(pickup_at AS DATE) AS d, "
+        + "DATE_TRUNC('hour', pickup_at) AS h, COUNT(*) AS n FROM %s GROUP BY "
+        + "ROLLUP(DATE_TRUNC('month', pickup_at), CAST(pickup_at AS DATE), "
+        + "DATE_TRUNC('hour', pickup_at)) ORDER BY m NULLS FIRST, d NULLS FIRST, h NULLS FIRST";
+    try (Connection c = connect(b, policy); Connection direct = b.direct()) {
+      List<List<Object>> released = ResultRows.of(c, String.format(rollup,
+          "/*+ DP(mechanism='inftda') */", "trips"));
+      assertEquals(1 + 1 + 31 + HOURS, released.size());
+      // the backend's own counts per hour (H2 has no ROLLUP: the levels are summed here)
+      long[] truth = new long[HOURS];
+      try (Statement st = direct.createStatement(); ResultSet rs = st.executeQuery(
+          "SELECT pickup_at FROM " + b.table())) {
+        while (rs.next()) {
+          truth[(int) java.time.Duration.between(START, rs.getTimestamp(1).toLocalDateTime())
+              .toHours()]++;
+        }
+      }
+      for (List<Object> row : released) {
+        long expected = 0;
+        for (int h = 0; h < HOURS; h++) {
+          LocalDateTime t = START.plusHours(h);
+          boolean in = row.get(2) != null ? instant(row.get(2)).equals(t)
+              : row.get(1) == null || instant(row.get(1)).toLocalDate().equals(t.toLocalDate());
+          expected += in ? truth[h] : 0;
+        }
+        double v = ((Number) row.get(3)).doubleValue();
+        assertEquals(expected, v, 0.0, "InfTDA releases integers, here noise-free: " + row);
+      }
+      List<LedgerEntry> ledger = TestDatabase.session(c).accountant().ledger();
+      assertEquals(1, measured(c));
+      assertEquals("inftda", ledger.get(0).mechanism());
+      String daily = "SELECT CAST(pickup_at AS DATE) AS d, COUNT(*) AS n FROM %s "
+          + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d";
+      assertEquals(rounded(direct, String.format(daily, b.table())),
+          rounded(c, String.format(daily, "trips")));
+      assertEquals(1, measured(c), "the daily series is answered from the tree");
+    } finally {
+      Files.deleteIfExists(policy);
+      drop(b);
+    }
+  }
+
+  /** A released DATE or TIMESTAMP key as a date-time (a date at midnight). */
+  private static LocalDateTime instant(Object v) {
+    if (v instanceof java.sql.Timestamp t) {
+      return t.toLocalDateTime();
+    }
+    if (v instanceof java.sql.Date d) {
+      return d.toLocalDate().atStartOfDay();
+    }
+    if (v instanceof java.time.LocalDate d) {
+      return d.atStartOfDay();
+    }
+    return (LocalDateTime) v;
+  }
 }
