@@ -32,8 +32,8 @@ record TopDownShape(List<ColumnPolicy> leafColumns, TreeDomain domain, String de
    * names} from the coarsest down.
    */
   static TopDownShape calendar(ColumnPolicy time, Hierarchy calendar, List<String> names) {
-    return new TopDownShape(List.of(time), calendar, "calendar of " + time.name() + ": "
-        + String.join(" > ", names), List.copyOf(names));
+    return new TopDownShape(List.of(time), calendar, "the calendar of " + time.name() + " ("
+        + names.size() + " levels down to its bins)", List.copyOf(names));
   }
 
   /** The destination tree of an origin and a destination hierarchy, both down to the same depth. */

@@ -342,8 +342,9 @@ final class WorkloadExecutor {
         return null;
       }
       levels.put(ids.size(), group);
-      names.put(ids.size(), String.join(", ", part.groupBy().stream()
-          .map(ColumnPolicy::name).toList()));
+      // the groupings are derived columns (DPSQL_X0, ...): named by what they cut
+      names.put(ids.size(), ids.size() == time.domainSize() ? time.name() + " bins"
+          : "runs of " + time.name() + " bins");
     }
     if (time == null || levels.isEmpty() || levels.lastKey() != time.domainSize()) {
       return null;
