@@ -2,6 +2,8 @@ package org.dpsql.rewrite;
 
 import java.math.BigDecimal;
 import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.dpsql.errors.SqlStates;
@@ -11,6 +13,7 @@ import org.dpsql.matrix.Workload;
 import org.dpsql.matrix.Workloads;
 import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.policy.OrderedDomain;
+import org.dpsql.policy.TimeDomain;
 import org.dpsql.sql.AggregateQuery;
 import org.dpsql.sql.FamilyQuery;
 
@@ -49,9 +52,12 @@ public final class FamilyWorkload {
         yield parts.size() == 1 ? parts.get(0) : new UnionWorkload(parts);
       }
     };
-    if (w.queries() > MAX_QUERIES) {
+    if (q.output() == FamilyQuery.Output.QUERIES && w.queries() > MAX_QUERIES) {
       throw SqlStates.notSupported(q.describe() + " has " + w.queries() + " queries, more than "
-          + MAX_QUERIES + " result rows; use fewer or coarser columns");
+          + MAX_QUERIES + " result rows: add the option 'output=cells' to release it as a "
+          + "synopsis and return its " + cells.size() + " cell estimates (every later range, "
+          + "prefix or marginal query over these columns is then answered from it for free), or "
+          + "use fewer or coarser columns");
     }
     return new FamilyWorkload(q, cells, w);
   }
@@ -98,6 +104,19 @@ public final class FamilyWorkload {
         yield out;
       }
     };
+  }
+
+  /**
+   * A description of every cell, in cell order (the rows of {@code output=cells}): the
+   * conjunction of each column's condition selecting the cell's value or bin.
+   */
+  public List<String> cellDescriptions() {
+    return productDescriptions(allOf(query.columns().size()), false);
+  }
+
+  /** The rows a statement returns: {@link #descriptions()} or {@link #cellDescriptions()}. */
+  public List<String> rowDescriptions() {
+    return query.output() == FamilyQuery.Output.CELLS ? cellDescriptions() : descriptions();
   }
 
   private List<String> productDescriptions(int[] subset, boolean ranges) {
@@ -151,6 +170,9 @@ public final class FamilyWorkload {
       }
       return c.name() + " IN (" + String.join(", ", in) + ")";
     }
+    if (c.time().isPresent()) {
+      return timeRange(c, c.time().get(), a, b);
+    }
     OrderedDomain d = c.ordered().orElseThrow();
     BigDecimal lo = d.lowerEdge(a);
     BigDecimal next = d.lowerEdge(b).add(d.bin());
@@ -164,6 +186,31 @@ public final class FamilyWorkload {
     }
     return c.name() + " >= " + lo.toPlainString() + " AND " + c.name()
         + (last ? " <= " + d.max().toPlainString() : " < " + next.toPlainString());
+  }
+
+  /**
+   * The condition selecting bins {@code a..b} of a time column, as SQL the relational front end
+   * accepts on it: {@code PICKUP_AT >= TIMESTAMP '2025-03-01 00:00:00' AND PICKUP_AT < TIMESTAMP
+   * '2025-03-08 00:00:00'} (the bins' start and the next bin's start); a DATE column in day bins
+   * by its dates ({@code = DATE '2025-03-01'}, {@code BETWEEN}).
+   */
+  static String timeRange(ColumnPolicy c, TimeDomain d, int a, int b) {
+    boolean date = c.sqlType() == java.sql.Types.DATE;
+    LocalDateTime lo = d.binStart(a);
+    LocalDateTime next = b + 1 < d.cells() ? d.binStart(b + 1) : d.end();
+    if (date && d.unit() == TimeDomain.Unit.DAY) {
+      LocalDate last = next.toLocalDate().minusDays(1);
+      return a == b ? c.name() + " = DATE '" + lo.toLocalDate() + "'"
+          : c.name() + " BETWEEN DATE '" + lo.toLocalDate() + "' AND DATE '" + last + "'";
+    }
+    return c.name() + " >= " + timeLiteral(lo, date) + " AND " + c.name() + " < "
+        + timeLiteral(next, date);
+  }
+
+  private static String timeLiteral(LocalDateTime t, boolean date) {
+    return date ? "DATE '" + t.toLocalDate() + "'"
+        : "TIMESTAMP '" + t.toLocalDate() + " " + String.format("%02d:%02d:%02d", t.getHour(),
+            t.getMinute(), t.getSecond()) + "'";
   }
 
   private static String literal(Object v) {

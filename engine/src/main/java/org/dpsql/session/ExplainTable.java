@@ -125,6 +125,7 @@ final class ExplainTable {
     List<Measurement> ms;
     List<Workload> ws;
     org.dpsql.policy.TablePolicy table;
+    org.dpsql.rewrite.CellDomain cells;
     if (inner instanceof AnalyzedStatement.PrivateWorkload w
         && session.workloads().topDownShape(w.query()) != null) {
       rows.add(row("inftda", true, session.workloads().topDownChargeForExplain(w.query()),
@@ -137,6 +138,7 @@ final class ExplainTable {
       ms = plan.measurements();
       ws = new ArrayList<>(plan.workloads());
       table = w.query().table();
+      cells = plan.cells();
     } else {
       AnalyzedStatement.NamedWorkload w = (AnalyzedStatement.NamedWorkload) inner;
       FamilyWorkload f = FamilyWorkload.of(w.query());
@@ -144,6 +146,37 @@ final class ExplainTable {
       ms = List.of(Measurement.countStar());
       ws = List.of(f.workload());
       table = w.query().table();
+      cells = f.cells();
+    }
+    List<Synopsis> covering = new ArrayList<>();
+    for (int i = 0; i < ms.size(); i++) {
+      covering.add(session.workloads().covering(table, cells, ms.get(i), ws.get(i)));
+    }
+    if (!covering.contains(null)) {
+      // every vector answered from a released synopsis: free, with the synopsis's errors
+      for (int i = 0; i < ms.size(); i++) {
+        Synopsis s = covering.get(i);
+        Measurement meas = ms.get(i);
+        double unit = meas.resolution().doubleValue();
+        double rmse = Double.NaN;
+        if (s.estimate() != null) {
+          try {
+            rmse = Math.sqrt(s.estimate().totalVariance(lift(ws.get(i), s, cells))
+                / ws.get(i).queries()) * unit;
+          } catch (IllegalArgumentException tooLarge) {
+            // no dense trace at this size: the error is not shown
+          }
+        }
+        rows.add(row("synopsis:" + s.mechanism(), true, PrivacyCost.ZERO, rmse,
+            meas.describe() + ": answered from a released synopsis over "
+                + String.join(" x ", s.cells().columns().stream()
+                    .map(org.dpsql.policy.ColumnPolicy::name).toList()) + ", no charge"));
+        if (s.estimate() != null) {
+          rows.addAll(classRows(s.cells().columns(), s.estimate().inference(),
+              s.estimate().noise().unitVariance(), unit, meas, PrivacyCost.ZERO));
+        }
+      }
+      return new ResultTable(COLUMNS, rows);
     }
     WorkloadCalibration cal = session.workloads().calibrate(table, hint, ms, ws);
     for (WorkloadCalibration.VectorPlan vp : cal.perMeasurement()) {
@@ -155,8 +188,60 @@ final class ExplainTable {
         rows.add(row("lower_bound", false, cal.charge(), vp.lowerBoundRmse(),
             vp.measurement().describe()));
       }
+      if (vp.workload().cells() <= QueryClassErrors.MAX_CELLS) {
+        // the synopsis this release keeps: the error of each class of later (free) queries
+        org.dpsql.matrix.mechanism.MatrixMechanism mm = vp.chosen().prepared().get();
+        rows.addAll(classRows(cells.columns(), mm.inference(),
+            mm.calibrate(vp.noise()).unitVariance(), vp.measurement().resolution().doubleValue(),
+            vp.measurement(), cal.charge()));
+      }
     }
     return new ResultTable(COLUMNS, rows);
+  }
+
+  /**
+   * One {@code query_class} row (never chosen) per class of later queries a synopsis answers for
+   * free, with its expected RMSE (see {@link QueryClassErrors}).
+   */
+  private static List<Object[]> classRows(List<org.dpsql.policy.ColumnPolicy> columns,
+      org.dpsql.matrix.mechanism.LeastSquares inference, double unitVariance, double unit,
+      Measurement meas, PrivacyCost cost) {
+    List<Object[]> out = new ArrayList<>();
+    for (QueryClassErrors.QueryClass c : QueryClassErrors.of(columns, inference, unitVariance,
+        unit)) {
+      out.add(row("query_class", false, cost, c.rmse(), meas.describe() + ": " + c.description()
+          + " (" + c.queries() + " queries)"));
+    }
+    return out;
+  }
+
+  /**
+   * {@code w} over the cells of synopsis {@code s}: itself when the cells are the same, else its
+   * rows lifted to the synopsis's finer cells (a query cell is the sum of the synopsis cells in
+   * it).
+   */
+  private static Workload lift(Workload w, Synopsis s, org.dpsql.rewrite.CellDomain cells) {
+    if (s.cells().columns().equals(cells.columns())) {
+      return w;
+    }
+    org.dpsql.matrix.SparseWorkload sw = (org.dpsql.matrix.SparseWorkload) w;
+    int[] proj = s.projectionOnto(cells);
+    List<List<Integer>> members = new ArrayList<>();
+    for (int c = 0; c < cells.size(); c++) {
+      members.add(new ArrayList<>());
+    }
+    for (int f = 0; f < proj.length; f++) {
+      members.get(proj[f]).add(f);
+    }
+    int[][] rows = new int[(int) sw.queries()][];
+    for (int r = 0; r < rows.length; r++) {
+      List<Integer> fine = new ArrayList<>();
+      for (int c : sw.row(r)) {
+        fine.addAll(members.get(c));
+      }
+      rows[r] = fine.stream().mapToInt(Integer::intValue).sorted().toArray();
+    }
+    return new org.dpsql.matrix.SparseWorkload(proj.length, rows);
   }
 
   /** {@code EXPLAIN PLAN FOR} a UNION ALL / grouping-sets workload, as text lines. */
@@ -183,6 +268,35 @@ final class ExplainTable {
       return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
     }
     WorkloadPlan plan = workloadPlan(query);
+    List<Synopsis> covering = new ArrayList<>();
+    for (int i = 0; i < plan.measurements().size(); i++) {
+      covering.add(session.workloads().covering(query.table(), plan.cells(),
+          plan.measurements().get(i), plan.workloads().get(i)));
+    }
+    if (!covering.contains(null)) {
+      List<Object[]> rows = new ArrayList<>();
+      rows.add(new Object[] {"workload of " + query.parts().size() + " aggregate queries over "
+          + query.table().name() + ", answered from released synopses: no charge"});
+      for (int i = 0; i < covering.size(); i++) {
+        Synopsis s = covering.get(i);
+        Measurement m = plan.measurements().get(i);
+        String rmse = "";
+        if (s.estimate() != null) {
+          try {
+            rmse = ", expected RMSE per query " + String.format("%.4g", Math.sqrt(
+                s.estimate().totalVariance(lift(plan.workloads().get(i), s, plan.cells()))
+                    / plan.workloads().get(i).queries()) * m.resolution().doubleValue());
+          } catch (IllegalArgumentException tooLarge) {
+            // no dense trace at this size
+          }
+        }
+        rows.add(new Object[] {"vector " + m.describe() + ": " + plan.workloads().get(i).queries()
+            + " queries from the synopsis " + s.mechanism() + " over " + String.join(" x ",
+                s.cells().columns().stream().map(c -> c.name() + "[" + c.domainSize() + "]")
+                    .toList()) + rmse});
+      }
+      return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+    }
     WorkloadCalibration cal = session.workloads().calibrate(query.table(), query.hint(),
         plan.measurements(), new ArrayList<>(plan.workloads()));
     List<Object[]> rows = new ArrayList<>();
@@ -207,6 +321,15 @@ final class ExplainTable {
           + ", expected RMSE per query " + String.format("%.4g", vp.expectedRmse())
           + (Double.isNaN(vp.lowerBoundRmse()) ? ""
               : " (lower bound " + String.format("%.4g", vp.lowerBoundRmse()) + ")")});
+      if (vp.workload().cells() <= QueryClassErrors.MAX_CELLS) {
+        org.dpsql.matrix.mechanism.MatrixMechanism mm = vp.chosen().prepared().get();
+        for (QueryClassErrors.QueryClass c : QueryClassErrors.of(plan.cells().columns(),
+            mm.inference(), mm.calibrate(vp.noise()).unitVariance(),
+            vp.measurement().resolution().doubleValue())) {
+          rows.add(new Object[] {"  kept as a synopsis: later " + c.description() + " ("
+              + c.queries() + " queries) free, expected RMSE " + String.format("%.4g", c.rmse())});
+        }
+      }
     }
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }

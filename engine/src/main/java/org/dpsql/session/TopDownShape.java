@@ -12,12 +12,28 @@ import org.dpsql.policy.ColumnPolicy;
  * the destination is split first, then the origin). {@code leafColumns} are the columns whose
  * cross product is the leaf level, in the order whose mixed-radix cell index is the tree's leaf id.
  */
-record TopDownShape(List<ColumnPolicy> leafColumns, TreeDomain domain, String description) {
+record TopDownShape(List<ColumnPolicy> leafColumns, TreeDomain domain, String description,
+    List<String> levelNames) {
+
+  /** A tree whose levels are named by its leaf columns (one per level, or origin x destination). */
+  TopDownShape(List<ColumnPolicy> leafColumns, TreeDomain domain, String description) {
+    this(leafColumns, domain, description, null);
+  }
 
   /** One hierarchy, down to {@code levels}. */
   static TopDownShape of(List<ColumnPolicy> levels) {
     return new TopDownShape(List.copyOf(levels), Hierarchy.uniform(fanOuts(levels)),
         String.join(" > ", levels.stream().map(ColumnPolicy::name).toList()));
+  }
+
+  /**
+   * A calendar tree over the bins of one time column: {@code calendar} has the column's cells as
+   * its leaves (leaf id = cell index), and its levels are the roll-up's groupings, named {@code
+   * names} from the coarsest down.
+   */
+  static TopDownShape calendar(ColumnPolicy time, Hierarchy calendar, List<String> names) {
+    return new TopDownShape(List.of(time), calendar, "the calendar of " + time.name() + " ("
+        + names.size() + " levels down to its bins)", List.copyOf(names));
   }
 
   /** The destination tree of an origin and a destination hierarchy, both down to the same depth. */
@@ -38,6 +54,9 @@ record TopDownShape(List<ColumnPolicy> leafColumns, TreeDomain domain, String de
 
   /** What a tree level holds, for EXPLAIN. */
   String levelName(int level) {
+    if (levelNames != null) {
+      return levelNames.get(level - 1);
+    }
     if (domain instanceof OdTreeDomain od) {
       int g = leafColumns.size() / 2;
       int o = od.originLevel(level);

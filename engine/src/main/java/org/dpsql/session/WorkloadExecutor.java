@@ -98,30 +98,78 @@ final class WorkloadExecutor {
     return WorkloadAnswer.build(plan, a.values, a.stdErrors);
   }
 
-  /** Answers a {@code DPSQL.WORKLOAD} family: one row per query, QUERY and VALUE. */
+  /**
+   * Answers a {@code DPSQL.WORKLOAD} family: one row per query (QUERY and VALUE), or with {@code
+   * output=cells} one row per cell of the released synopsis (its estimate {@code x̂}). Either way
+   * the family is measured once with a strategy designed for its queries, kept as a synopsis, and
+   * later queries it covers are free.
+   */
   ResultTable release(FamilyQuery query, String statement) throws SQLException {
     FamilyWorkload family = FamilyWorkload.of(query);
     boolean ci = query.hint().ci() != null;
-    if (ci && family.workload().queries() * (double) family.cells().size() > MAX_CI_ENTRIES) {
-      throw SqlStates.notSupported("ci for " + query.describe() + " (" + family.workload().queries()
-          + " queries over " + family.cells().size() + " cells) is too costly to compute; ask "
-          + "without ci, or for fewer queries");
+    boolean cellsOut = query.output() == FamilyQuery.Output.CELLS;
+    long returned = cellsOut ? family.cells().size() : family.workload().queries();
+    if (ci && returned * (double) family.cells().size() > MAX_CI_ENTRIES) {
+      throw SqlStates.notSupported("ci for " + query.describe() + " (" + returned
+          + (cellsOut ? " cells" : " queries") + " over " + family.cells().size() + " cells) is "
+          + "too costly to compute; ask without ci, or for fewer queries");
+    }
+    if (ci && cellsOut && !determinesCells(query)) {
+      throw SqlStates.notSupported("ci with output=cells needs a family whose queries determine "
+          + "every cell (IDENTITY, PREFIX, ALL_RANGES, or k equal to the number of columns); the "
+          + "cells of " + query.describe() + " are least-squares estimates without a standard "
+          + "error: drop ci, or ask for its queries");
     }
     Answers a = answer(query.table(), query.hint(), family.cells(),
         List.of(Measurement.countStar()), List.of(family.workload()), statement, List.of(), ci);
-    List<String> labels = family.descriptions();
-    double[] values = a.values[0];
+    List<String> labels = family.rowDescriptions();
+    double[] values = cellsOut ? a.cells[0] : a.values[0];
+    double[] errors = null;
+    if (ci) {
+      errors = cellsOut ? cellErrors(a.estimates[0], a.cellRows[0], family.cells().size())
+          : a.stdErrors[0];
+    }
     List<Object[]> rows = new ArrayList<>(values.length);
     double z = ci ? WorkloadAnswer.normalQuantile((1 + query.hint().ci()) / 2) : 0;
     for (int i = 0; i < values.length; i++) {
       if (ci) {
-        double m = z * a.stdErrors[0][i];
+        double m = z * errors[i];
         rows.add(new Object[] {labels.get(i), values[i], values[i] - m, values[i] + m});
       } else {
         rows.add(new Object[] {labels.get(i), values[i]});
       }
     }
     return new ResultTable(familyColumns(query.hint()), rows);
+  }
+
+  /** Whether every cell is a combination of the family's queries (so x̂ is unbiased per cell). */
+  private static boolean determinesCells(FamilyQuery q) {
+    return switch (q.family()) {
+      case IDENTITY, PREFIX, ALL_RANGES -> true;
+      case MARGINALS, RANGE_MARGINALS -> q.k() == q.columns().size();
+    };
+  }
+
+  /**
+   * The standard error of every cell estimate: of the unit vector of each cell, or of the sum of
+   * the synopsis cells a coarser query cell holds ({@code members}, null when the synopsis has
+   * these very cells).
+   */
+  private static double[] cellErrors(Estimate e, int[][] members, int cells) {
+    double[] out = new double[cells];
+    int n = e.inference().strategy().cells();
+    for (int c = 0; c < cells; c++) {
+      double[] v = new double[n];
+      if (members == null) {
+        v[c] = 1;
+      } else {
+        for (int f : members[c]) {
+          v[f] = 1;
+        }
+      }
+      out[c] = Math.sqrt(e.variance(v));
+    }
+    return out;
   }
 
   /** The columns of a {@code DPSQL.WORKLOAD} result. */
@@ -215,6 +263,9 @@ final class WorkloadExecutor {
         }
       }
     }
+    if (match == null && asked && countsOnly) {
+      match = calendarShape(q);
+    }
     String why = match == null ? "the query must count rows (COUNT(*), no WHERE) grouped by "
         + "prefixes of a hierarchy declared in the policy, e.g. GROUP BY ROLLUP(STATE, COUNTY), or "
         + "by prefixes of an origin and a destination hierarchy (origin columns first)"
@@ -229,6 +280,95 @@ final class WorkloadExecutor {
       return null;
     }
     return match;
+  }
+
+  /**
+   * The calendar tree of a roll-up over truncations of one time column ({@code GROUP BY
+   * ROLLUP(EXTRACT(YEAR FROM t), EXTRACT(QUARTER FROM t), DATE_TRUNC('month', t), CAST(t AS
+   * DATE))}), or null when the parts are not such a roll-up: every part groups by expressions of
+   * the same time column only; its groupings, from coarse to fine, each split the calendar into
+   * consecutive runs of bins, each refining the one above; and the finest has one group per bin
+   * of the policy, so that the tree's leaves are the column's cells. The tree comes from the
+   * policy's bins and the expressions alone (public), never from the data.
+   */
+  private static TopDownShape calendarShape(WorkloadQuery q) {
+    ColumnPolicy time = null;
+    java.util.TreeMap<Integer, int[]> levels = new java.util.TreeMap<>();
+    java.util.Map<Integer, String> names = new java.util.HashMap<>();
+    for (AggregateQuery part : q.parts()) {
+      List<int[]> values = new ArrayList<>();
+      for (ColumnPolicy c : part.groupBy()) {
+        java.util.Optional<org.dpsql.rewrite.PublicJoin.Derived> d = part.derived(c);
+        ColumnPolicy key = d.map(org.dpsql.rewrite.PublicJoin.Derived::key).orElse(c);
+        if (key.time().isEmpty() || (time != null && !time.equals(key))) {
+          return null;
+        }
+        time = key;
+        if (d.isPresent()) {
+          values.add(d.get().valueOfKey());
+        } else {
+          int[] own = new int[key.domainSize()];
+          for (int i = 0; i < own.length; i++) {
+            own[i] = i;
+          }
+          values.add(own);
+        }
+      }
+      if (values.isEmpty()) {
+        continue; // the total: the tree's root
+      }
+      int cells = time.domainSize();
+      int[] group = new int[cells];
+      java.util.Map<java.util.List<Integer>, Integer> ids = new java.util.HashMap<>();
+      for (int cell = 0; cell < cells; cell++) {
+        List<Integer> tuple = new ArrayList<>();
+        for (int[] v : values) {
+          tuple.add(v[cell]);
+        }
+        Integer id = ids.get(tuple);
+        if (id == null) {
+          id = ids.size();
+          ids.put(tuple, id);
+          if (cell > 0 && id != group[cell - 1] + 1) {
+            return null; // numbered by first appearance: a run must start right after the last
+          }
+        } else if (cell > 0 && id != group[cell - 1]) {
+          return null; // a group that is not one run of consecutive bins
+        }
+        group[cell] = id;
+      }
+      int[] known = levels.get(ids.size());
+      if (known != null && !java.util.Arrays.equals(known, group)) {
+        return null;
+      }
+      levels.put(ids.size(), group);
+      // the groupings are derived columns (DPSQL_X0, ...): named by what they cut
+      names.put(ids.size(), ids.size() == time.domainSize() ? time.name() + " bins"
+          : "runs of " + time.name() + " bins");
+    }
+    if (time == null || levels.isEmpty() || levels.lastKey() != time.domainSize()) {
+      return null;
+    }
+    List<int[]> chain = new ArrayList<>(levels.values());
+    int[][] fanOuts = new int[chain.size()][];
+    fanOuts[0] = new int[] {levels.firstKey()};
+    for (int l = 1; l < chain.size(); l++) {
+      int[] coarse = chain.get(l - 1);
+      int[] fine = chain.get(l);
+      int[] f = new int[coarse[coarse.length - 1] + 1];
+      for (int cell = 0; cell < fine.length; cell++) {
+        if (cell > 0 && fine[cell] == fine[cell - 1]) {
+          if (coarse[cell] != coarse[cell - 1]) {
+            return null; // a finer group straddles two coarser ones: not a tree
+          }
+          continue;
+        }
+        f[coarse[cell]]++;
+      }
+      fanOuts[l] = f;
+    }
+    return TopDownShape.calendar(time, org.dpsql.hierarchy.Hierarchy.ofFanOuts(fanOuts),
+        levels.keySet().stream().map(names::get).toList());
   }
 
   /**
@@ -333,12 +473,21 @@ final class WorkloadExecutor {
   private static final class Answers {
     final double[][] values;
     final double[][] stdErrors;
+    /** Per measurement: the estimate of every cell of the query's cells (x̂, summed if finer). */
+    final double[][] cells;
+    /** Per measurement: the estimate the answers come from (null for a TopDown release). */
+    final Estimate[] estimates;
+    /** Per measurement: the synopsis cells in each query cell, null when they are the same. */
+    final int[][][] cellRows;
     String mechanism;
     Double rmse;
 
     Answers(int measurements) {
       values = new double[measurements][];
       stdErrors = new double[measurements][];
+      cells = new double[measurements][];
+      estimates = new Estimate[measurements];
+      cellRows = new int[measurements][][];
     }
   }
 
@@ -388,6 +537,8 @@ final class WorkloadExecutor {
           vp.chosen().mechanism().sqlName()));
       Workload w = ws.get(i);
       out.values[i] = w.answer(e.cells());
+      out.cells[i] = e.cells();
+      out.estimates[i] = e;
       if (ci) {
         out.stdErrors[i] = stdErrors(e, w, null);
       }
@@ -433,6 +584,8 @@ final class WorkloadExecutor {
         }
         out.values[i] = w.answer(xhat);
         out.stdErrors[i] = ci ? stdErrors(e, w, null) : null;
+        out.cells[i] = xhat;
+        out.estimates[i] = e;
         mechanisms.add(s.mechanism());
         return true;
       }
@@ -468,10 +621,65 @@ final class WorkloadExecutor {
       }
       out.values[i] = values;
       out.stdErrors[i] = ci ? stdErrors(e, null, lifted) : null;
+      double[] summed = new double[cells.size()];
+      for (int f = 0; f < xhat.length; f++) {
+        summed[proj[f]] += xhat[f];
+      }
+      out.cells[i] = summed;
+      out.estimates[i] = e;
+      out.cellRows[i] = members;
       mechanisms.add(s.mechanism());
       return true;
     }
     return false;
+  }
+
+  /**
+   * The synopsis that would answer workload {@code w} of measurement {@code m} over {@code cells}
+   * for free (the same rule as a release uses), or null when it would be measured: for EXPLAIN,
+   * which computes no answer.
+   */
+  Synopsis covering(TablePolicy table, CellDomain cells, Measurement m, Workload w) {
+    List<Synopsis> all = new ArrayList<>(releases.synopses());
+    all.addAll(published);
+    for (Synopsis s : all) {
+      if (!s.covers(table, cells.columns(), m)) {
+        continue;
+      }
+      Estimate e = s.estimate();
+      if (e == null || e.inference().fullColumnRank()) {
+        if (s.cells().columns().equals(cells.columns()) || w instanceof SparseWorkload) {
+          return s;
+        }
+        continue;
+      }
+      if (s.cells().columns().equals(cells.columns())) {
+        try {
+          e.inference().requireInRowSpace(w);
+          return s;
+        } catch (IllegalArgumentException notCovered) {
+          continue;
+        }
+      }
+      if (w instanceof SparseWorkload sw) {
+        int[] proj = s.projectionOnto(cells);
+        int[][] members = invert(proj, cells.size());
+        boolean ok = true;
+        for (int r = 0; r < sw.queries() && ok; r++) {
+          double[] v = new double[proj.length];
+          for (int c : sw.row(r)) {
+            for (int f : members[c]) {
+              v[f] = 1;
+            }
+          }
+          ok = e.inference().inRowSpace(v);
+        }
+        if (ok) {
+          return s;
+        }
+      }
+    }
+    return null;
   }
 
   private static int[][] invert(int[] proj, int coarseCells) {

@@ -11,7 +11,26 @@ import org.dpsql.policy.TablePolicy;
  * columns' policy domains, in the order the columns are named; ranges follow each domain's order.
  */
 public record FamilyQuery(TablePolicy table, Family family, List<ColumnPolicy> columns, int k,
-    DpHint hint) {
+    DpHint hint, Output output) {
+
+  /**
+   * What the statement returns (option {@code output}): the family's queries, one row each (the
+   * default), or the released synopsis's cell estimates, one row per cell, for families whose
+   * answer set is too large to return (all ranges over 8,760 hourly cells have 38 million).
+   * Either way the same synopsis is released, once.
+   */
+  public enum Output {
+    /** One row per query of the family. */
+    QUERIES,
+    /** One row per cell of the columns' domains: the synopsis {@code x̂}. */
+    CELLS
+  }
+
+  /** A family returning its queries. */
+  public FamilyQuery(TablePolicy table, Family family, List<ColumnPolicy> columns, int k,
+      DpHint hint) {
+    this(table, family, columns, k, hint, Output.QUERIES);
+  }
 
   /** The families of the contract. */
   public enum Family {
@@ -29,6 +48,7 @@ public record FamilyQuery(TablePolicy table, Family family, List<ColumnPolicy> c
 
   public FamilyQuery {
     columns = List.copyOf(columns);
+    java.util.Objects.requireNonNull(output, "output");
   }
 
   /** A readable form, e.g. {@code ALL_RANGES(AGE)} or {@code MARGINALS(A, B, C; 2)}. */

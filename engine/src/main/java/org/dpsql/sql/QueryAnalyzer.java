@@ -776,10 +776,6 @@ public final class QueryAnalyzer {
         throw SqlStates.notAllowed("column " + col.name() + " has no public domain in the policy, "
             + "so it cannot be a cell of a workload; use a column with values or min/max/bin");
       }
-      if (col.time().isPresent()) {
-        throw SqlStates.notSupported("column " + col.name() + " has a time domain, which "
-            + "DPSQL.WORKLOAD does not take yet; query the time series with GROUP BY instead");
-      }
       if (cols.contains(col)) {
         throw SqlStates.notSupported("DPSQL.WORKLOAD names " + col.name() + " twice");
       }
@@ -804,7 +800,24 @@ public final class QueryAnalyzer {
             + " columns");
       }
     }
-    return new FamilyQuery(table, family, cols, k, DpHint.parse(options(options)));
+    Map<String, String> opts = options(options);
+    FamilyQuery.Output output = FamilyQuery.Output.QUERIES;
+    for (java.util.Iterator<Map.Entry<String, String>> it = opts.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, String> o = it.next();
+      if (!o.getKey().equalsIgnoreCase("output")) {
+        continue;
+      }
+      String v = o.getValue().strip().toUpperCase(Locale.ROOT);
+      if (!v.equals("CELLS") && !v.equals("QUERIES")) {
+        throw SqlStates.badPrivacyParameter("DPSQL.WORKLOAD: output is 'queries' (one row per "
+            + "query of the family, the default) or 'cells' (one row per cell of the released "
+            + "synopsis), got '" + o.getValue() + "'");
+      }
+      output = FamilyQuery.Output.valueOf(v);
+      it.remove(); // presentation, not a privacy parameter
+    }
+    return new FamilyQuery(table, family, cols, k, DpHint.parse(opts), output);
   }
 
   /** {@code 'epsilon=0.5, mechanism=eigen'} (values may be quoted) as hint options. */

@@ -14,7 +14,18 @@ import java.util.List;
  * @param sql the statement audited
  * @param value the released value the events are defined on
  * @param fault the deliberate bug of the broken variant
+ * @param before statements run first on the same connection (a synopsis the audited statement is
+ *     answered from); their charges are part of the claimed cost
  */
 record AuditCase(String name, String description, List<String> schemaAndBackground,
     List<String> unitRows, String policyYaml, String sql, ReleasedValue value,
-    BackendFault fault) {}
+    BackendFault fault, List<String> before) {
+
+  /** A path audited by one statement on a fresh connection. */
+  AuditCase(String name, String description, List<String> schemaAndBackground,
+      List<String> unitRows, String policyYaml, String sql, ReleasedValue value,
+      BackendFault fault) {
+    this(name, description, schemaAndBackground, unitRows, policyYaml, sql, value, fault,
+        List.of());
+  }
+}

@@ -24,6 +24,9 @@ import java.util.List;
  *       computed column bounded by interval arithmetic); a GROUP BY of a CASE band (a derived
  *       column over AGE's cells); a daily series of a TIMESTAMP column with day bins, grouped by
  *       CAST(TS AS DATE) and filtered by a date range (the unit's rows on one day).
+ *   <li>A time-series synopsis: DPSQL.WORKLOAD ALL_RANGES(TS) over TS's 7 day bins with
+ *       output=cells (the synopsis released, charged once), then a date range over TS answered
+ *       from it for free; the released value is the free range's count.
  *   <li>COUNT(DISTINCT UNIT) GROUP BY AGE: the unit's 100 rows spread over every AGE cell.
  *   <li>COUNT(*) over T joined on the unit with U, a second private table of the same persons:
  *       the unit's 100 rows of T and 5 rows of U give 500 rows of the join; and over U LEFT JOIN
@@ -46,7 +49,7 @@ final class AuditCases {
         sumScaledPairsForTrino(), sumGeometric(),
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
-        relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(),
+        relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(), timeSeriesSynopsis(),
         variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin(),
         median(), quartiles(), medianWithCount(), privateKeys());
   }
@@ -276,6 +279,24 @@ final class AuditCases {
             + "'2024-01-02 00:00:00' GROUP BY CAST(TS AS DATE)",
         ReleasedValue.cell("D", java.sql.Date.valueOf("2024-01-04"), "N"),
         BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * A time series released once as a synopsis and a later range answered from it: on each
+   * connection, {@code DPSQL.WORKLOAD('T', 'ALL_RANGES(TS)', 'output=cells')} over TS's 7 day bins
+   * (Eigen-Design, zCDP ρ = 0.05, the connection's only charge), then a range of three days that
+   * holds the unit's 100 rows, answered from the synopsis (post-processing, free). The audited
+   * value is that range's count; the claim is the connection's whole charge.
+   */
+  static AuditCase timeSeriesSynopsis() {
+    return new AuditCase("time-series-synopsis", "DPSQL.WORKLOAD ALL_RANGES(TS) over 7 day bins, "
+            + "output=cells (Eigen-Design, lattice discrete Gaussian, zCDP ρ = 0.05), then a date "
+            + "range answered free from the synopsis", aggregateBackground(), aggregateUnit(),
+        aggregatePolicy(ZCDP, "      TS: {min: 2024-01-01, max: 2024-01-07, bin: 1 day}\n"),
+        "SELECT COUNT(*) AS N FROM T WHERE TS >= TIMESTAMP '2024-01-03 00:00:00' AND TS < "
+            + "TIMESTAMP '2024-01-06 00:00:00'", ReleasedValue.single("N"),
+        BackendFault.BOUNDING_OFF, List.of("SELECT * FROM TABLE(DPSQL.WORKLOAD('T', "
+            + "'ALL_RANGES(TS)', 'rho=0.05, mechanism=eigen, output=cells'))"));
   }
 
   /**

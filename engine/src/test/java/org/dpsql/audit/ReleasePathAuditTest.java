@@ -39,6 +39,7 @@ class ReleasePathAuditTest {
       Map.entry("relational-expression", new int[] {40, 150}),
       Map.entry("relational-derived-group", new int[] {40, 150}),
       Map.entry("time-series", new int[] {40, 150}),
+      Map.entry("time-series-synopsis", new int[] {40, 150}),
       Map.entry("private-join", new int[] {40, 150}),
       Map.entry("private-left-join", new int[] {40, 150}),
       // post-processed from three noisy sums: 400 runs give the power to flag bounding off

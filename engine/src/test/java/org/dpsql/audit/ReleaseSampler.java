@@ -27,14 +27,34 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ReleaseSampler {
   private final String url;
   private final Path policy;
+  private final List<String> before;
   private final String sql;
   private final ReleasedValue value;
 
   ReleaseSampler(String url, Path policy, String sql, ReleasedValue value) {
+    this(url, policy, List.of(), sql, value);
+  }
+
+  /**
+   * A sampler that runs {@code before} (e.g. the release of a synopsis) on each connection, then
+   * {@code sql}, whose result the value is read from.
+   */
+  ReleaseSampler(String url, Path policy, List<String> before, String sql, ReleasedValue value) {
     this.url = url;
     this.policy = policy;
+    this.before = List.copyOf(before);
     this.sql = sql;
     this.value = value;
+  }
+
+  private void runBefore(Connection c) throws SQLException {
+    for (String s : before) {
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(s)) {
+        while (rs.next()) {
+          // read every row, as an application would
+        }
+      }
+    }
   }
 
   /**
@@ -47,9 +67,11 @@ final class ReleaseSampler {
     AtomicInteger next = new AtomicInteger();
     Callable<Void> worker = () -> {
       for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
-        try (Connection c = open(firstSeed + i); Statement st = c.createStatement();
-            ResultSet rs = st.executeQuery(sql)) {
-          out[i] = value.of(rs);
+        try (Connection c = open(firstSeed + i)) {
+          runBefore(c);
+          try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            out[i] = value.of(rs);
+          }
         }
       }
       return null;
@@ -80,6 +102,7 @@ final class ReleaseSampler {
   /** What the ledger charged for the statement, on one more run with {@code seed}. */
   ClaimedCost claimed(long seed) throws SQLException {
     try (Connection c = open(seed)) {
+      runBefore(c);
       try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
         value.of(rs);
       }

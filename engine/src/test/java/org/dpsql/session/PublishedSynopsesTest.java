@@ -181,4 +181,50 @@ class PublishedSynopsesTest {
     assertTrue(e.getMessage().contains("synopses.S.budget"), e.getMessage());
   }
 
+
+  /**
+   * A daily series published by the owner (ALL_RANGES over the 60 day bins of a TIMESTAMP
+   * column): date ranges and a monthly series are free for the analyst, and the values read back
+   * from the store after a restart are the same.
+   */
+  @Test
+  void aPublishedTimeSeriesAnswersDateRangesForFree() throws Exception {
+    try (Statement st = direct.createStatement()) {
+      st.execute("CREATE TABLE VISITS (ID INT PRIMARY KEY, AT TIMESTAMP)");
+      st.execute("INSERT INTO VISITS SELECT X, DATEADD('MINUTE', MOD(X * 7919, 60 * 24 * 60), "
+          + "TIMESTAMP '2025-01-01 00:00:00') FROM SYSTEM_RANGE(1, 3000)");
+    }
+    Path p = dir.resolve("series.yaml");
+    Files.writeString(p, "budget:\n  accounting: zcdp\n  per_connection: {rho: 1, delta: 1e-9}\n"
+        + "  default_query: {rho: 0.1}\n"
+        + "tables:\n  VISITS:\n    privacy_unit: ROW\n    columns:\n"
+        + "      AT: {min: 2025-01-01, max: 2025-03-01, bin: 1 day}\n"
+        + "synopses:\n  DAILY:\n    table: VISITS\n    workload: ALL_RANGES(AT)\n"
+        + "    budget: {rho: 1000000}\n");
+    String week = "SELECT COUNT(*) AS N FROM VISITS WHERE AT >= TIMESTAMP '2025-01-06 00:00:00' "
+        + "AND AT < TIMESTAMP '2025-01-13 00:00:00'";
+    String months = "SELECT DATE_TRUNC('month', AT) AS M, COUNT(*) AS N FROM VISITS "
+        + "GROUP BY DATE_TRUNC('month', AT) ORDER BY M";
+    double first;
+    try (DpsqlSession c = connect(p)) {
+      first = value(c, week, 0);
+      long exact;
+      try (Statement st = direct.createStatement(); ResultSet rs = st.executeQuery(
+          week.replace("COUNT(*) AS N", "COUNT(*)"))) {
+        rs.next();
+        exact = rs.getLong(1);
+      }
+      assertEquals(exact, Math.round(first), "noise-free at the owner's rho = 10^6");
+      assertEquals(3, c.execute(c.prepare(months), List.of()).rows().size());
+      assertEquals(0, c.accountant().spent().rho().signum(), "the analyst spent nothing");
+      for (LedgerEntry e : c.accountant().ledger()) {
+        assertEquals(LedgerEntry.SYNOPSIS, e.source());
+        assertTrue(e.mechanism().contains("published:DAILY"), e.mechanism());
+      }
+    }
+    PublishedSynopses.forgetLoaded(); // a restart: the release is read from its file
+    try (DpsqlSession c = connect(p)) {
+      assertEquals(first, value(c, week, 0), 0.0);
+    }
+  }
 }

@@ -143,15 +143,13 @@ public final class CoreAggregate {
     input.fields().forEach(f -> fields.add(f.accept(unpadding)));
     List<RexNode> conditions = new ArrayList<>();
     input.conditions().forEach(c -> conditions.add(c.accept(unpadding)));
-    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-      throw SqlStates.notSupported("ROLLUP, CUBE and GROUPING SETS over a subquery are not "
-          + "supported yet; write them over the private table directly");
-    }
     List<Derived> derived = new ArrayList<>();
     List<String> select = new ArrayList<>();
     List<String> groupBy = new ArrayList<>();
+    List<Integer> keys = new ArrayList<>();
     int out = 0;
     for (int key : aggregate.getGroupSet()) {
+      keys.add(key);
       RexNode e = fields.get(key);
       // a time column is grouped by its bins, labelled by their starts (a derived column)
       String column = e instanceof RexInputRef ref && !cells.isTime(columns.get(ref.getIndex()))
@@ -185,7 +183,18 @@ public final class CoreAggregate {
       sql.append(" WHERE ").append(sqlOf(where, i -> i < columns.size() ? columns.get(i)
           : derived.get(i - columns.size()).name(), DIALECT));
     }
-    if (!groupBy.isEmpty()) {
+    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      // ROLLUP, CUBE, GROUPING SETS: every grouping set, over the same (derived) keys
+      List<String> sets = new ArrayList<>();
+      for (org.apache.calcite.util.ImmutableBitSet set : aggregate.getGroupSets()) {
+        List<String> cols = new ArrayList<>();
+        for (int key : set) {
+          cols.add(groupBy.get(keys.indexOf(key)));
+        }
+        sets.add("(" + String.join(", ", cols) + ")");
+      }
+      sql.append(" GROUP BY GROUPING SETS (").append(String.join(", ", sets)).append(")");
+    } else if (!groupBy.isEmpty()) {
       sql.append(" GROUP BY ").append(String.join(", ", groupBy));
     }
     return new Canonical(sql.toString(), derived, computed);
