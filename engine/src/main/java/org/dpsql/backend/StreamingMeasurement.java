@@ -65,8 +65,9 @@ import org.dpsql.rewrite.QuantileGrid;
  * <p>Memory: O(k) per unit (O(m·k) while choosing groups), and at most {@code maxKeptRows} kept
  * rows in all; a statement that would keep more stops its scan with {@link OverCap} and the
  * caller measures it by push-down instead. A statement timeout ({@link Statement#setQueryTimeout},
- * checked by the scan itself as well as by the driver) or a thread interrupt stops the scan with
- * an exception, before anything is charged.
+ * checked by the scan itself every 4,096 rows as well as by the driver) or a cancellation ({@link
+ * Cancellation}: {@link Statement#cancel()} on dpsql's statement, or a thread interrupt) stops
+ * the scan with an exception, before anything is charged.
  */
 final class StreamingMeasurement implements MeasurementStrategy {
   /** Rows the driver fetches at a time. */
@@ -249,8 +250,9 @@ final class StreamingMeasurement implements MeasurementStrategy {
   }
 
   /**
-   * Stops the scan (HYT00) once the statement's timeout has passed, or when the thread is
-   * interrupted (57014, a cancellation): whichever the driver notices first, nothing is charged.
+   * Stops the scan (HYT00) once the statement's timeout has passed, or when the statement is
+   * cancelled ({@link Cancellation}, 57014): whichever the driver notices first, nothing is
+   * charged.
    */
   private static void stopIfOverdue(PreparedStatement ps, long deadline, int timeout)
       throws SQLException {
@@ -259,7 +261,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
       throw new SQLTimeoutException("the streamed measurement ran longer than " + timeout
           + " s", "HYT00");
     }
-    if (Thread.currentThread().isInterrupted()) {
+    if (Cancellation.requested()) {
       ps.cancel();
       throw new SQLException("the streamed measurement was cancelled", "57014");
     }
