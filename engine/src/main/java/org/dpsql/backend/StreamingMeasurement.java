@@ -309,7 +309,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
       for (int i = 0; i < keys; i++) {
         keyValues[i] = rs.getObject(2 + i);
       }
-      int cell = plan.cells().cellOf(keyValues);
+      int cell = cellOf(plan, keyValues);
       if (cell < 0) {
         return null;
       }
@@ -332,6 +332,30 @@ final class StreamingMeasurement implements MeasurementStrategy {
         }
       }
       return new Row(cell, extra, values, distinct);
+    }
+
+    /**
+     * The cell of a row's keys, as {@link org.dpsql.rewrite.CellDomain#cellOf}: directly when
+     * every key is an ordered or time bin index read as an integer (the usual case, and once per
+     * streamed row), else by {@code cellOf}.
+     */
+    private static int cellOf(MeasurementPlan plan, Object[] keyValues) {
+      List<ColumnPolicy> columns = plan.cells().columns();
+      long cell = 0;
+      for (int i = 0; i < keyValues.length; i++) {
+        ColumnPolicy c = columns.get(i);
+        if (c.categorical().isPresent()
+            || !(keyValues[i] instanceof Integer || keyValues[i] instanceof Long)) {
+          return plan.cells().cellOf(keyValues);
+        }
+        long bin = ((Number) keyValues[i]).longValue();
+        int size = c.domainSize();
+        if (bin < 0 || bin >= size) {
+          return -1;
+        }
+        cell = cell * size + bin;
+      }
+      return (int) cell;
     }
 
     /** A clamped value in whole resolution steps (the SQL rounded it), 0 for NULL. */
