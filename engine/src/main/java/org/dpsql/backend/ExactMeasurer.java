@@ -1,33 +1,180 @@
 package org.dpsql.backend;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import org.apache.calcite.sql.SqlDialect;
+import org.dpsql.mechanism.RandomBits;
 import org.dpsql.policy.Bounding;
+import org.dpsql.policy.MeasurementChoice;
 import org.dpsql.policy.TablePolicy;
 import org.dpsql.rewrite.MeasurementPlan;
 
 /**
- * Runs a plan's {@link MeasurementSql} on the backend and returns the exact measurement vectors,
- * one entry per cell of the domain (cells without rows are 0). Only aggregates cross the JDBC
- * boundary; the values stay inside the engine until noise is added.
+ * The exact, bounded measurements of a connection: for each plan it picks a {@link
+ * MeasurementStrategy} ({@link #choose}: {@link StreamingMeasurement} for an embedded H2 database,
+ * {@link PushDownMeasurement} otherwise, or as the policy's {@code measurement} says) and returns
+ * its measurement vectors, one entry per cell of the domain (cells without rows are 0). Both
+ * strategies bound every unit from its own rows alone to the same k rows, so the choice never
+ * changes the sensitivity (see {@link MeasurementStrategy}). A streamed measurement that would
+ * keep more rows than {@code limits.streaming_max_rows} is measured again by push-down (nothing
+ * has been charged or released at that point).
  */
 public final class ExactMeasurer {
   private final Connection backend;
   private final SqlDialect dialect;
   private final BoundedSnapshots snapshots;
   private final UniqueUnits uniqueUnits;
+  private final MeasurementChoice choice;
+  private final PushDownMeasurement pushDown;
+  private final StreamingMeasurement streaming;
+  private final boolean embedded;
+  private final long maxKeptRows;
 
+  /** Push-down only (no bounding randomness in the JVM). */
   public ExactMeasurer(Connection backend, SqlDialect dialect) {
+    this(backend, dialect, MeasurementChoice.PUSH_DOWN, 1, null);
+  }
+
+  /**
+   * Strategies as {@code choice} says; {@code random} is the bounding randomness of the streaming
+   * strategy (the engine's {@link RandomBits}, never the backend's), {@code maxKeptRows} its cap.
+   */
+  public ExactMeasurer(Connection backend, SqlDialect dialect, MeasurementChoice choice,
+      long maxKeptRows, RandomBits random) {
     this.backend = backend;
     this.dialect = dialect;
     this.snapshots = new BoundedSnapshots(backend, dialect);
     this.uniqueUnits = new UniqueUnits(backend);
+    this.choice = choice;
+    this.maxKeptRows = maxKeptRows;
+    this.pushDown = new PushDownMeasurement(backend, this);
+    this.streaming = random == null ? null
+        : new StreamingMeasurement(backend, dialect, random, maxKeptRows);
+    this.embedded = isEmbeddedH2(backend, dialect);
+  }
+
+  /**
+   * As the public constructor with a given streaming strategy (the privacy audit's deliberately
+   * broken reservoir; test code in this package only).
+   */
+  ExactMeasurer(Connection backend, SqlDialect dialect, StreamingMeasurement streaming) {
+    this.backend = backend;
+    this.dialect = dialect;
+    this.snapshots = new BoundedSnapshots(backend, dialect);
+    this.uniqueUnits = new UniqueUnits(backend);
+    this.choice = MeasurementChoice.STREAMING;
+    this.maxKeptRows = Long.MAX_VALUE;
+    this.pushDown = new PushDownMeasurement(backend, this);
+    this.streaming = streaming;
+    this.embedded = isEmbeddedH2(backend, dialect);
+  }
+
+  /**
+   * Whether the backend is H2 running inside this JVM: an in-memory ({@code jdbc:h2:mem:}) or
+   * file database, not one reached over TCP or SSL (whose rows would cross a network).
+   */
+  public static boolean isEmbeddedH2(Connection backend, SqlDialect dialect) {
+    if (!(dialect instanceof org.apache.calcite.sql.dialect.H2SqlDialect)) {
+      return false;
+    }
+    try {
+      String url = backend.getMetaData().getURL();
+      if (url == null || !url.regionMatches(true, 0, "jdbc:h2:", 0, 8)) {
+        return false;
+      }
+      String rest = url.substring(8).toLowerCase(java.util.Locale.ROOT);
+      return !rest.startsWith("tcp:") && !rest.startsWith("ssl:");
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Refuses (XDP04, when the connection opens) {@code measurement: streaming} on a backend that
+   * cannot stream: Trino (its JDBC driver pages a whole result through the coordinator; dpsql
+   * keeps Trino on push-down).
+   */
+  public static void checkChoice(MeasurementChoice choice, SqlDialect dialect, String product)
+      throws SQLException {
+    if (choice == MeasurementChoice.STREAMING && BackendDialects.isTrino(dialect)) {
+      throw org.dpsql.errors.SqlStates.policyError("measurement: streaming reads every filtered "
+          + "row into dpsql's JVM, which dpsql does not do on " + product + " (a distributed "
+          + "engine: its rows would cross the network through the coordinator); use measurement: "
+          + "auto or push_down, which bound inside the backend");
+    }
+  }
+
+  /** The strategy that measures a plan, and why (as EXPLAIN says it). */
+  public record Choice(MeasurementStrategy strategy, String reason) {
+    /** Whether the plan's rows are streamed into the JVM. */
+    public boolean streams() {
+      return strategy instanceof StreamingMeasurement;
+    }
+  }
+
+  /** The strategy for {@code plan}: see {@link MeasurementChoice}. */
+  public Choice choose(MeasurementPlan plan) {
+    TablePolicy table = plan.query().table();
+    if (table.unitIsRow()) {
+      return new Choice(pushDown, "each row is its own unit: nothing to bound, one GROUP BY in "
+          + "the backend");
+    }
+    if (oneRowPerUnit(table)) {
+      return new Choice(pushDown, "the backend declares the unit unique: nothing to bound, one "
+          + "GROUP BY in the backend");
+    }
+    if (table.bounding() == Bounding.SNAPSHOT) {
+      return new Choice(pushDown, "bounding: snapshot reads the connection's bounded snapshot");
+    }
+    if (streaming == null || choice == MeasurementChoice.PUSH_DOWN) {
+      return new Choice(pushDown, "policy measurement: push_down");
+    }
+    String cap = "; measured by push-down instead if it would keep more than " + maxKeptRows
+        + " rows (limits.streaming_max_rows)";
+    if (choice == MeasurementChoice.STREAMING) {
+      return new Choice(streaming, "policy measurement: streaming" + cap);
+    }
+    if (embedded) {
+      return new Choice(streaming, "measurement: auto, and the backend is H2 embedded in this "
+          + "JVM: one forward pass over the filtered rows, each unit bounded in the JVM" + cap);
+    }
+    return new Choice(pushDown, "measurement: auto, and the backend runs outside this JVM: its "
+        + "rows stay there");
+  }
+
+  /** One measurement by the plan's strategy, by push-down if the stream goes over its cap. */
+  @FunctionalInterface
+  private interface Run<T> {
+    T by(MeasurementStrategy strategy) throws SQLException;
+  }
+
+  private <T> T run(MeasurementPlan plan, Run<T> run) throws SQLException {
+    MeasurementStrategy strategy = choose(plan).strategy();
+    if (strategy == pushDown) {
+      return run.by(pushDown);
+    }
+    try {
+      return run.by(strategy);
+    } catch (StreamingMeasurement.OverCap e) {
+      return run.by(pushDown);
+    }
+  }
+
+  /**
+   * The SQL a streamed measurement of {@code plan} runs: its filtered rows (see {@link
+   * MeasurementSql#rows}).
+   */
+  public MeasurementSql streamedRowsSqlFor(MeasurementPlan plan) {
+    return plan.query().hasPrivateKeys() ? MeasurementSql.partitionRows(plan, dialect)
+        : MeasurementSql.rows(plan, dialect, List.of(), List.of());
+  }
+
+  /** The SQL a streamed histogram of {@code column} runs. */
+  public MeasurementSql streamedHistogramSqlFor(MeasurementPlan plan,
+      org.dpsql.policy.ColumnPolicy column, org.dpsql.rewrite.QuantileGrid grid) {
+    return HistogramSql.rows(plan, column, grid, dialect);
   }
 
   /** The backend SQL that measures a plan (creating the table's bounded snapshot if it needs one). */
@@ -76,16 +223,7 @@ public final class ExactMeasurer {
 
   /** {@code result[m][cell]}: measurement m (counts, or sums in resolution steps) of each cell. */
   public long[][] measure(MeasurementPlan plan, List<Object> parameters) throws SQLException {
-    int keys = plan.cells().columns().size();
-    int ms = plan.measurements().size();
-    long[][] out = new long[ms][plan.cells().size()];
-    forEachCellRow(sqlFor(plan), plan, parameters, (cell, rs) -> {
-      long[] values = measurements(rs, keys, ms);
-      for (int m = 0; m < ms; m++) {
-        out[m][cell] = values[m];
-      }
-    });
-    return out;
+    return run(plan, s -> s.measure(plan, parameters));
   }
 
   /** The backend SQL that measures a plan grouping by private keys (see {@link MeasurementSql#partitions}). */
@@ -96,24 +234,11 @@ public final class ExactMeasurer {
 
   /**
    * Every non-empty group of a plan that groups by private keys, with its exact distinct-unit
-   * count and measurements over the bounded rows, in the backend's order.
+   * count and measurements over the bounded rows.
    */
   public List<org.dpsql.rewrite.MeasuredGroup> partitions(MeasurementPlan plan,
       List<Object> parameters) throws SQLException {
-    int declared = plan.cells().columns().size();
-    int keys = declared + plan.query().privateGroupBy().size();
-    int ms = plan.measurements().size();
-    List<org.dpsql.rewrite.MeasuredGroup> out = new java.util.ArrayList<>();
-    forEachCellRow(partitionSqlFor(plan), plan, parameters, (cell, rs) -> {
-      List<Object> privateKeys = new java.util.ArrayList<>();
-      for (int k = declared; k < keys; k++) {
-        privateKeys.add(rs.getObject(k + 1));
-      }
-      long[] values = measurements(rs, keys, ms);
-      long units = rs.getLong(keys + ms + 1);
-      out.add(new org.dpsql.rewrite.MeasuredGroup(cell, privateKeys, units, values));
-    });
-    return out;
+    return run(plan, s -> s.partitions(plan, parameters));
   }
 
   /** The backend SQL of a column's histogram over its grid (see {@link HistogramSql}). */
@@ -125,69 +250,15 @@ public final class ExactMeasurer {
 
   /**
    * {@code result[cell][point]}: the number of the cell's bounded, non-null values of {@code
-   * column} that count at each point of {@code grid} (see {@link HistogramSql}).
+   * column} that count at each point of {@code grid}.
    */
   public long[][] histogram(MeasurementPlan plan, org.dpsql.policy.ColumnPolicy column,
       org.dpsql.rewrite.QuantileGrid grid, List<Object> parameters) throws SQLException {
-    int keys = plan.cells().columns().size();
-    long[][] out = new long[plan.cells().size()][grid.size()];
-    forEachCellRow(histogramSqlFor(plan, column, grid), plan, parameters, (cell, rs) -> {
-      // the SQL's point is in [0, size); kept there against a backend's rounding at the ends
-      int point = Math.max(0, Math.min(grid.size() - 1,
-          rs.getBigDecimal(keys + 1).setScale(0, java.math.RoundingMode.FLOOR).intValueExact()));
-      BigDecimal v = rs.getBigDecimal(keys + 2);
-      out[cell][point] += v == null ? 0 : v.longValueExact();
-    });
-    return out;
-  }
-
-  /** What is read from one result row of a measurement, given the row's cell. */
-  @FunctionalInterface
-  private interface CellRow {
-    void read(int cell, ResultSet row) throws SQLException;
-  }
-
-  /**
-   * Runs a measurement statement with the analyst's parameters and hands every result row to
-   * {@code read} with the cell of its first keys (the plan's declared group keys).
-   */
-  private void forEachCellRow(MeasurementSql sql, MeasurementPlan plan, List<Object> parameters,
-      CellRow read) throws SQLException {
-    try (PreparedStatement ps = backend.prepareStatement(sql.sql())) {
-      bind(ps, sql, parameters);
-      try (ResultSet rs = ps.executeQuery()) {
-        Object[] keyValues = new Object[plan.cells().columns().size()];
-        while (rs.next()) {
-          int cell = cellOf(plan, rs, keyValues);
-          if (cell >= 0) { // always: the SQL keeps only rows inside the domain
-            read.read(cell, rs);
-          }
-        }
-      }
-    }
-  }
-
-  /** The {@code ms} measurements of a result row, after its {@code keys} key columns. */
-  private static long[] measurements(ResultSet rs, int keys, int ms) throws SQLException {
-    long[] values = new long[ms];
-    for (int m = 0; m < ms; m++) {
-      BigDecimal v = rs.getBigDecimal(keys + m + 1);
-      values[m] = v == null ? 0 : v.setScale(0, RoundingMode.HALF_EVEN).longValueExact();
-    }
-    return values;
-  }
-
-  /** The cell of the result row's group keys (its first columns), or -1. */
-  private static int cellOf(MeasurementPlan plan, ResultSet rs, Object[] keyValues)
-      throws SQLException {
-    for (int k = 0; k < keyValues.length; k++) {
-      keyValues[k] = rs.getObject(k + 1);
-    }
-    return plan.cells().cellOf(keyValues);
+    return run(plan, s -> s.histogram(plan, column, grid, parameters));
   }
 
   /** Binds the analyst's parameters in the order the statement takes them (07001 if unset). */
-  private static void bind(PreparedStatement ps, MeasurementSql sql, List<Object> parameters)
+  static void bind(PreparedStatement ps, MeasurementSql sql, List<Object> parameters)
       throws SQLException {
     List<Integer> order = sql.parameterOrder();
     for (int i = 0; i < order.size(); i++) {

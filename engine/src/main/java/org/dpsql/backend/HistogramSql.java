@@ -25,13 +25,31 @@ public final class HistogramSql {
   /** The histogram statement of {@code column} for the cells and filter of {@code plan}. */
   public static MeasurementSql of(MeasurementPlan plan, ColumnPolicy column, QuantileGrid grid,
       SqlDialect dialect, String snapshot, boolean oneRowPerUnit) {
-    MeasurementPlan counts = new MeasurementPlan(plan.query(), plan.cells(),
-        List.of(Measurement.countStar()));
     String v = dialect.quoteIdentifier(column.name());
-    String point = "CASE WHEN " + v + " <= " + MeasurementSql.num(grid.lo()) + " THEN 0 WHEN "
+    return MeasurementSql.of(counts(plan), dialect, snapshot, oneRowPerUnit,
+        List.of(point(v, grid)), List.of(v + " IS NOT NULL"));
+  }
+
+  /**
+   * The unbounded rows of the histogram ({@link MeasurementSql#rows}): the unit, the cells' keys
+   * and the grid point of each non-null value, for bounding in the JVM.
+   */
+  static MeasurementSql rows(MeasurementPlan plan, ColumnPolicy column, QuantileGrid grid,
+      SqlDialect dialect) {
+    String v = dialect.quoteIdentifier(column.name());
+    return MeasurementSql.rows(counts(plan), dialect, List.of(point(v, grid)),
+        List.of(v + " IS NOT NULL"));
+  }
+
+  /** The plan's cells and filter with {@code COUNT(*)} as its only measurement. */
+  static MeasurementPlan counts(MeasurementPlan plan) {
+    return new MeasurementPlan(plan.query(), plan.cells(), List.of(Measurement.countStar()));
+  }
+
+  /** The grid point of the value {@code v}, clamped into the grid and rounded down. */
+  private static String point(String v, QuantileGrid grid) {
+    return "CASE WHEN " + v + " <= " + MeasurementSql.num(grid.lo()) + " THEN 0 WHEN "
         + v + " >= " + MeasurementSql.num(grid.last()) + " THEN " + (grid.size() - 1) + " ELSE "
         + MeasurementSql.stepsBelow(v, grid.lo(), grid.step()) + " END";
-    return MeasurementSql.of(counts, dialect, snapshot, oneRowPerUnit, List.of(point),
-        List.of(v + " IS NOT NULL"));
   }
 }

@@ -106,6 +106,21 @@ public final class MeasurementSql {
    */
   public static MeasurementSql partitions(MeasurementPlan plan, SqlDialect dialect,
       String snapshot, boolean oneRowPerUnit) {
+    List<List<String>> extra = privateKeys(plan, dialect);
+    return of(plan, dialect, snapshot, oneRowPerUnit, extra.get(0), extra.get(1), true);
+  }
+
+  /**
+   * The unbounded rows of a plan that groups by private keys, as {@link #rows} has them, with
+   * the private keys' values after the cells' keys and without rows whose private key is NULL.
+   */
+  static MeasurementSql partitionRows(MeasurementPlan plan, SqlDialect dialect) {
+    List<List<String>> extra = privateKeys(plan, dialect);
+    return rows(plan, dialect, extra.get(0), extra.get(1));
+  }
+
+  /** The private keys' columns, and a NOT NULL condition on each. */
+  private static List<List<String>> privateKeys(MeasurementPlan plan, SqlDialect dialect) {
     List<String> keys = new ArrayList<>();
     List<String> notNull = new ArrayList<>();
     for (ColumnPolicy c : plan.query().privateGroupBy()) {
@@ -113,13 +128,25 @@ public final class MeasurementSql {
       keys.add(col);
       notNull.add(col + " IS NOT NULL");
     }
-    return of(plan, dialect, snapshot, oneRowPerUnit, keys, notNull, true);
+    return List.of(keys, notNull);
   }
 
-  private static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
-      boolean oneRowPerUnit, List<String> extraKeys, List<String> extraConditions,
-      boolean countUnits) {
-    TablePolicy table = plan.query().table();
+  /**
+   * The per-row expressions every form of a plan's statement shares: the cells' keys (then {@code
+   * extraKeys}), the filter (the analyst's condition, the policy domains, then {@code
+   * extraConditions}) with the analyst's parameters in order, and each measurement's per-row value
+   * (null for {@code COUNT(*)}).
+   */
+  record RowExpressions(List<String> keys, List<String> conditions, List<Integer> parameters,
+      List<String> values) {
+    /** The filter as {@code " WHERE ..."}, or empty. */
+    String where() {
+      return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+    }
+  }
+
+  static RowExpressions rowExpressions(MeasurementPlan plan, SqlDialect dialect,
+      List<String> extraKeys, List<String> extraConditions) {
     List<String> keyExprs = new ArrayList<>();
     List<String> conditions = new ArrayList<>();
     List<Integer> params = new ArrayList<>();
@@ -146,6 +173,7 @@ public final class MeasurementSql {
     }
     keyExprs.addAll(extraKeys);
     conditions.addAll(extraConditions);
+    TablePolicy table = plan.query().table();
     List<String> valueExprs = new ArrayList<>();
     for (Measurement m : plan.measurements()) {
       valueExprs.add(switch (m.kind()) {
@@ -157,8 +185,45 @@ public final class MeasurementSql {
             m.resolution(), ColumnPolicy.isIntegerType(m.column().sqlType()));
       });
     }
+    return new RowExpressions(keyExprs, conditions, params, valueExprs);
+  }
+
+  /**
+   * The filtered, unbounded rows of a plan for bounding in the JVM ({@link StreamingMeasurement}):
+   * {@code DPSQL_U} the privacy unit, then {@code K0..} the cells' keys and {@code extraKeys} as
+   * the grouped statement computes them, then {@code V<i>} the per-row value of each measurement
+   * that has one (not {@code COUNT(*)}), clamped and in resolution steps as the grouped statement
+   * sums them. Nothing is grouped, ordered or bounded: one result row per row (of the table or of
+   * the join) that passes the filter and lies inside the domain.
+   */
+  static MeasurementSql rows(MeasurementPlan plan, SqlDialect dialect, List<String> extraKeys,
+      List<String> extraConditions) {
+    RowExpressions e = rowExpressions(plan, dialect, extraKeys, extraConditions);
+    List<String> select = new ArrayList<>();
+    select.add(dialect.quoteIdentifier(plan.query().table().privacyUnit()) + " AS "
+        + dialect.quoteIdentifier("DPSQL_U"));
+    for (int i = 0; i < e.keys().size(); i++) {
+      select.add(e.keys().get(i) + " AS " + dialect.quoteIdentifier("K" + i));
+    }
+    for (int i = 0; i < e.values().size(); i++) {
+      if (e.values().get(i) != null) {
+        select.add(e.values().get(i) + " AS " + dialect.quoteIdentifier("V" + i));
+      }
+    }
+    return new MeasurementSql("SELECT " + String.join(", ", select) + " FROM "
+        + qualifiedName(plan.query().table(), dialect) + e.where(), e.parameters(), null);
+  }
+
+  private static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
+      boolean oneRowPerUnit, List<String> extraKeys, List<String> extraConditions,
+      boolean countUnits) {
+    TablePolicy table = plan.query().table();
+    RowExpressions e = rowExpressions(plan, dialect, extraKeys, extraConditions);
+    List<String> keyExprs = e.keys();
+    List<Integer> params = e.parameters();
+    List<String> valueExprs = e.values();
     String from = snapshot != null ? snapshot : qualifiedName(table, dialect);
-    String whereSql = conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+    String whereSql = e.where();
     String units = countUnits ? (table.unitIsRow() ? "COUNT(*)"
         : "COUNT(DISTINCT " + dialect.quoteIdentifier(table.privacyUnit()) + ")") : null;
 

@@ -59,6 +59,10 @@ public final class SqlStates {
     if ("07001".equals(cause.getSQLState())) {
       return cause;
     }
+    if ("57014".equals(cause.getSQLState())) { // cancelled (Statement.cancel): nothing private
+      return new SQLException("the statement was cancelled before its answer was released. "
+          + "Nothing was charged.", "57014", cause);
+    }
     if (outOfResources(cause)) {
       // what ran out is no private value: say so, with the backend's code, and keep class 53
       return new SQLException("the backend " + failure + ": it ran out of resources (backend "

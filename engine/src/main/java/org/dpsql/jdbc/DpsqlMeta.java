@@ -75,8 +75,13 @@ final class DpsqlMeta extends MetaImpl {
   @Override
   public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount,
       int maxRowsInFirstFrame, PrepareCallback callback) throws NoSuchStatementException {
+    java.util.concurrent.atomic.AtomicBoolean cancel = cancelFlag(h);
+    if (cancel != null) {
+      cancel.set(false); // a cancel of an earlier statement does not stop this one
+    }
     PreparedQuery q = call(() -> session.prepare(sql));
-    ResultTable table = call(() -> session.execute(q, List.of()));
+    ResultTable table = call(() -> org.dpsql.backend.Cancellation.watching(cancel,
+        () -> session.execute(q, List.of())));
     Signature signature = signature(q);
     Frame frame = frame(table, maxRowCount);
     try {
@@ -114,7 +119,12 @@ final class DpsqlMeta extends MetaImpl {
           : parameterValues.get(i);
       params.add(tv == null ? ExactMeasurer.UNSET : tv.toJdbc(calendar));
     }
-    ResultTable table = call(() -> session.execute(q, params));
+    java.util.concurrent.atomic.AtomicBoolean cancel = cancelFlag(h);
+    if (cancel != null) {
+      cancel.set(false); // a cancel of an earlier statement does not stop this one
+    }
+    ResultTable table = call(() -> org.dpsql.backend.Cancellation.watching(cancel,
+        () -> session.execute(q, params)));
     Signature signature = signature(q);
     return new ExecuteResult(List.of(MetaResultSet.create(h.connectionId, h.id, false, signature,
         frame(table, -1))));
@@ -344,6 +354,15 @@ final class DpsqlMeta extends MetaImpl {
 
   private interface SqlCall<T> {
     T run() throws SQLException;
+  }
+
+  /** The flag {@code Statement.cancel()} sets for {@code h}, or null. */
+  private java.util.concurrent.atomic.AtomicBoolean cancelFlag(StatementHandle h) {
+    try {
+      return connection.getCancelFlag(h);
+    } catch (NoSuchStatementException e) {
+      return null;
+    }
   }
 
   private static <T> T call(SqlCall<T> body) {

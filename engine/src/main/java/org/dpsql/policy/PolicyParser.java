@@ -20,9 +20,10 @@ import org.dpsql.policy.PolicyYaml.YamlBool;
 final class PolicyParser {
   static final List<String> TOP_KEYS =
       List.of("allow_seed", "budget", "tables", "synopses", "synopsis_store", "adaptive_tables",
-          "limits", "units");
+          "limits", "units", "measurement");
   static final List<String> UNIT_KEYS = List.of("max_rows_per_unit");
-  static final List<String> LIMITS_KEYS = List.of("statement_timeout_s", "max_cells");
+  static final List<String> LIMITS_KEYS = List.of("statement_timeout_s", "max_cells",
+      "streaming_max_rows");
   static final List<String> ADAPTIVE_KEYS = List.of("persons", "iterations", "mechanism", "gamma",
       "thresholds", "sexes", "ages", "levels");
   static final List<String> ADAPTIVE_PERSONS_KEYS = List.of("table", "person", "sex", "age");
@@ -83,6 +84,15 @@ final class PolicyParser {
         ? adaptiveTables(root.get("adaptive_tables"), "adaptive_tables") : Map.of();
     QueryLimits limits = root.containsKey("limits") ? limits(root.get("limits"), "limits")
         : QueryLimits.NONE;
+    if (root.containsKey("measurement")) {
+      String name = scalarName(root.get("measurement"), "measurement", "measurement");
+      MeasurementChoice choice = MeasurementChoice.ofPolicyName(name);
+      if (choice == null) {
+        throw problem("measurement", "must be auto, push_down or streaming, got " + name);
+      }
+      limits = new QueryLimits(limits.statementTimeoutSeconds(), limits.maxCells(), choice,
+          limits.streamingMaxRows());
+    }
     Map<String, Integer> unitBounds = root.containsKey("units")
         ? units(root.get("units"), "units", tables) : Map.of();
     return new Policy(allowSeed, budget, tables, source, synopses, store, adaptive, limits,
@@ -136,7 +146,9 @@ final class PolicyParser {
     }
     Integer maxCells = m.containsKey("max_cells")
         ? positiveInt(m.get("max_cells"), join(path, "max_cells")) : null;
-    return new QueryLimits(timeout, maxCells);
+    Long streamingMaxRows = m.containsKey("streaming_max_rows")
+        ? (long) positiveInt(m.get("streaming_max_rows"), join(path, "streaming_max_rows")) : null;
+    return new QueryLimits(timeout, maxCells, null, streamingMaxRows);
   }
 
   // ---------------------------------------------------------------- SafeTab adaptive tables

@@ -98,7 +98,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     this.accountant = accountant;
     this.reportingDelta = reportingDelta;
     this.random = random;
-    this.measurer = new ExactMeasurer(backend, dialect);
+    this.measurer = new ExactMeasurer(backend, dialect, policy.limits().measurementChoice(),
+        policy.limits().streamingMaxRowsOrDefault(), boundingRandom(random));
     this.releases = releases;
     this.workloads = new WorkloadExecutor(policy, accountant, reportingDelta, random, measurer,
         releases);
@@ -150,6 +151,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       BackendCatalog catalog = BackendCatalog.read(limited, policy);
       SqlDialect dialect = BackendDialects.of(backend.getMetaData());
       refuseUnsupportedBounding(policy, dialect, backend);
+      ExactMeasurer.checkChoice(policy.limits().measurementChoice(), dialect,
+          backend.getMetaData().getDatabaseProductName());
       QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect,
           sql -> runOn(limited, sql, List.of()).rows());
       Accounting accounting = Accounting.parse(policy.budget().accounting());
@@ -197,6 +200,18 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
             + "per_query (the default), which bounds inside each query");
       }
     }
+  }
+
+  /**
+   * The randomness that chooses each unit's rows when they are bounded in the JVM: a stream of
+   * its own, so that bounding never shifts the noise's draws; seeded (from the noise's seed) when
+   * the noise is.
+   */
+  private static RandomBits boundingRandom(RandomBits noise) {
+    if (noise instanceof org.dpsql.mechanism.SeededRandomBits s) {
+      return new org.dpsql.mechanism.SeededRandomBits(s.seed() ^ 0x626f756e64696e67L);
+    }
+    return new org.dpsql.mechanism.SecureRandomBits();
   }
 
   private static RandomBits randomSource(Policy policy, String seed) throws SQLException {
@@ -859,8 +874,25 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + candidate.charge() + ", RMSE per cell " + rmse + " (in resolution steps)"
           + (candidate.mechanism() == noise.mechanism() ? "  <- chosen" : "")});
     }
+    rows.addAll(measurementLines(plan, measurer.streamedRowsSqlFor(plan)));
     rows.add(new Object[] {"backend SQL: " + sql.sql()});
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+  }
+
+  /**
+   * EXPLAIN's lines on how a plan is measured: the strategy and why, and for streaming the
+   * statement whose rows are streamed (the {@code backend SQL} line that follows is then the
+   * push-down statement it falls back to).
+   */
+  private List<Object[]> measurementLines(MeasurementPlan plan, MeasurementSql streamed) {
+    ExactMeasurer.Choice choice = measurer.choose(plan);
+    List<Object[]> out = new ArrayList<>();
+    out.add(new Object[] {"measurement: " + choice.strategy().name() + " (" + choice.reason()
+        + ")"});
+    if (choice.streams()) {
+      out.add(new Object[] {"streamed rows SQL: " + streamed.sql()});
+    }
+    return out;
   }
 
   /** EXPLAIN's first line: {@code what} is released over which table, and how it is bounded. */
@@ -906,6 +938,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + " (in resolution " + plan.measurements().get(i).resolution().toPlainString()
           + "), on the selected groups"});
     }
+    rows.addAll(measurementLines(plan, measurer.streamedRowsSqlFor(plan)));
     rows.add(new Object[] {"backend SQL: " + measurer.partitionSqlFor(plan).sql()});
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
@@ -961,7 +994,14 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + "; rank error ≤ " + String.format("%.4g", quantiles.rankErrorBound(t, 0.05))
           + " values with probability ≥ 0.95"});
     }
+    ExactMeasurer.Choice choice = measurer.choose(plan);
+    rows.add(new Object[] {"measurement: " + choice.strategy().name() + " (" + choice.reason()
+        + ")"});
     for (org.dpsql.policy.ColumnPolicy c : quantiles.columns()) {
+      if (choice.streams()) {
+        rows.add(new Object[] {"streamed rows SQL (histogram of " + c.name() + "): "
+            + measurer.streamedHistogramSqlFor(plan, c, quantiles.grid(c)).sql()});
+      }
       rows.add(new Object[] {"backend SQL (histogram of " + c.name() + "): "
           + measurer.histogramSqlFor(plan, c, quantiles.grid(c)).sql()});
     }

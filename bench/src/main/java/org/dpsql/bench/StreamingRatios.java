@@ -1,0 +1,252 @@
+package org.dpsql.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The measurement strategies side by side (issue 30): for each statement shape, the median time
+ * of the exact statement on the backend, of dpsql with {@code measurement: streaming} and of
+ * dpsql with {@code measurement: push_down}, interleaved round by round in one run, and the
+ * ratios of both dpsql times to the exact one.
+ *
+ * <p>Data: {@code T(ID, UNIT, G, AGE, V, K)} with n rows, units skewed as in {@link
+ * BenchDatabase} (220,500 units for n = 1,000,000: 200,000 light with 1-5 rows, 20,000 with 10,
+ * 500 with 100), {@code G} 50 cells, {@code AGE} 0..99, {@code V} 0..99 (clamp [0, 100]), {@code
+ * K} 100,000 private keys; {@code P(UNIT, PLAN)} one row per unit, 5 plans. k = 5 for T, 1 for P.
+ *
+ * <p>Shapes (each statement filtered by {@code AGE >= x}, a literal with a new value per round,
+ * so that no answer comes from dpsql's release cache; statements are sent unprepared, so dpsql's
+ * times include its analysis): bounded COUNT GROUP BY G; SUM and AVG GROUP BY G;
+ * the private join T ⋈ P on the unit, COUNT GROUP BY PLAN; the median of V per G (exact:
+ * {@code PERCENTILE_CONT(0.5)}); partition selection over K (100,000 keys; exact: COUNT GROUP BY
+ * K).
+ *
+ * <p>Usage: {@code java -Xmx8g -cp bench/target/benchmarks.jar org.dpsql.bench.StreamingRatios
+ * BACKEND ROWS ROUNDS} with BACKEND {@code mem} (H2 in memory), {@code file} (an H2 file database
+ * in a temporary directory) or {@code pg} (PostgreSQL from {@code DPSQL_TEST_PG_URL}, {@code
+ * _USER}, {@code _PASSWORD}); {@code ROUNDS} measured rounds after one warm-up round. With
+ * {@code heap} as a fourth argument, also the peak heap of one streamed COUNT (after a GC).
+ */
+public final class StreamingRatios {
+  private StreamingRatios() {}
+
+  record Shape(String name, String exact, String dpsql, int expectedRowsAtLeast) {}
+
+  static final List<Shape> SHAPES = List.of(
+      new Shape("COUNT GROUP BY G (50 cells)",
+          "SELECT G, COUNT(*) FROM T WHERE AGE >= ? GROUP BY G",
+          "SELECT G, COUNT(*) FROM T WHERE AGE >= ? GROUP BY G", 50),
+      new Shape("SUM, AVG GROUP BY G",
+          "SELECT G, SUM(V), AVG(V) FROM T WHERE AGE >= ? GROUP BY G",
+          "SELECT G, SUM(V), AVG(V) FROM T WHERE AGE >= ? GROUP BY G", 50),
+      new Shape("private join T JOIN P, COUNT GROUP BY PLAN",
+          "SELECT p.PLAN, COUNT(*) FROM T t JOIN P p ON t.UNIT = p.UNIT WHERE t.AGE >= ? "
+              + "GROUP BY p.PLAN",
+          "SELECT p.PLAN, COUNT(*) FROM T t JOIN P p ON t.UNIT = p.UNIT WHERE t.AGE >= ? "
+              + "GROUP BY p.PLAN", 5),
+      new Shape("median of V per G",
+          "SELECT G, PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY V) FROM T WHERE AGE >= ? "
+              + "GROUP BY G",
+          "SELECT G, MEDIAN(V) FROM T WHERE AGE >= ? GROUP BY G", 50),
+      new Shape("partition selection over K (100,000 keys)",
+          "SELECT K, COUNT(*) FROM T WHERE AGE >= ? GROUP BY K",
+          "SELECT K, COUNT(*) FROM T WHERE AGE >= ? GROUP BY K", 0));
+
+  static String policy(String measurement) {
+    return "allow_seed: true\n"
+        + "budget:\n  accounting: zcdp\n  per_connection: {rho: 1000000, delta: 1e-3}\n"
+        + "  default_query: {rho: 0.5, delta: 1e-6}\n"
+        + "measurement: " + measurement + "\n"
+        + "tables:\n"
+        + "  T:\n    privacy_unit: UNIT\n    unit: person\n    max_rows_per_unit: 5\n"
+        + "    columns:\n      G: {min: 0, max: 49, bin: 1}\n      AGE: {min: 0, max: 99, bin: 1}\n"
+        + "      V: {clamp: [0, 100]}\n      K: {keys: private}\n"
+        + "  P:\n    privacy_unit: UNIT\n    unit: person\n    max_rows_per_unit: 1\n"
+        + "    columns:\n      PLAN: {values: [basic, plus, family, student, senior]}\n";
+  }
+
+  public static void main(String[] args) throws Exception {
+    String backend = args.length > 0 ? args[0] : "mem";
+    int rows = args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000;
+    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 7;
+    boolean heap = args.length > 3 && args[3].equals("heap");
+    String url;
+    Properties direct = new Properties();
+    Path tmp = Files.createTempDirectory("dpsql-streaming-bench");
+    switch (backend) {
+      case "mem" -> url = "jdbc:h2:mem:streaming;DB_CLOSE_DELAY=-1";
+      case "file" -> url = "jdbc:h2:file:" + tmp.resolve("bench").toAbsolutePath();
+      case "pg" -> {
+        url = System.getenv("DPSQL_TEST_PG_URL");
+        direct.setProperty("user", System.getenv("DPSQL_TEST_PG_USER"));
+        direct.setProperty("password", System.getenv("DPSQL_TEST_PG_PASSWORD"));
+      }
+      default -> throw new IllegalArgumentException("backend: mem, file or pg");
+    }
+    long t0 = System.nanoTime();
+    try (Connection c = DriverManager.getConnection(url, direct)) {
+      load(c, rows, backend.equals("pg"));
+      System.out.printf(Locale.ROOT, "backend %s, %,d rows loaded in %.1f s (%s)%n", backend,
+          rows, (System.nanoTime() - t0) / 1e9, c.getMetaData().getDatabaseProductVersion());
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+          "SELECT COUNT(DISTINCT UNIT), COUNT(DISTINCT K) FROM T")) {
+        rs.next();
+        System.out.printf(Locale.ROOT, "units %,d, keys %,d, k = 5, Java heap max %.1f GiB%n",
+            rs.getLong(1), rs.getLong(2), Runtime.getRuntime().maxMemory() / (double) (1L << 30));
+      }
+      Connection streaming = open(url, direct, tmp, "streaming");
+      Connection pushDown = open(url, direct, tmp, "push_down");
+      try {
+        explainStrategy(streaming);
+        explainStrategy(pushDown);
+        if (heap) {
+          heap(streaming, c);
+        }
+        System.out.println();
+        System.out.println("| statement | exact (ms) | streaming (ms) | × exact | push-down (ms) "
+            + "| × exact |");
+        System.out.println("|---|---|---|---|---|---|");
+        for (Shape s : SHAPES) {
+          measure(s, c, streaming, pushDown, rounds);
+        }
+      } finally {
+        streaming.close();
+        pushDown.close();
+      }
+      if (!backend.equals("pg")) {
+        try (Statement st = c.createStatement()) {
+          st.execute("DROP ALL OBJECTS");
+        }
+      } else {
+        try (Statement st = c.createStatement()) {
+          st.execute("DROP TABLE T");
+          st.execute("DROP TABLE P");
+        }
+      }
+    }
+  }
+
+  private static Connection open(String url, Properties direct, Path dir, String measurement)
+      throws Exception {
+    Path p = dir.resolve("policy-" + measurement + ".yaml");
+    Files.writeString(p, policy(measurement));
+    Properties props = new Properties();
+    props.putAll(direct);
+    props.setProperty("policy", p.toString());
+    return DriverManager.getConnection("jdbc:dpsql:" + url.substring("jdbc:".length()), props);
+  }
+
+  private static void load(Connection c, int rows, boolean pg) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      if (pg) {
+        st.execute("DROP TABLE IF EXISTS T");
+        st.execute("DROP TABLE IF EXISTS P");
+      }
+      st.execute("CREATE TABLE T (ID BIGINT PRIMARY KEY, UNIT INT NOT NULL, G INT NOT NULL, "
+          + "AGE INT NOT NULL, V INT NOT NULL, K INT NOT NULL)");
+      String range = pg ? "generate_series(CAST(1 AS BIGINT), " + rows + ") AS R(X)"
+          : "SYSTEM_RANGE(1, " + rows + ")";
+      st.execute("INSERT INTO T SELECT X, " + BenchDatabase.unitExpression(rows)
+          + ", MOD(X * 7919, 50), MOD(X * 13, 100), MOD(X, 100), MOD(X * 31, 100000) FROM "
+          + range);
+      st.execute("CREATE TABLE P (UNIT INT NOT NULL, PLAN VARCHAR(8) NOT NULL)");
+      st.execute("INSERT INTO P SELECT UNIT, CASE MOD(UNIT, 5) WHEN 0 THEN 'basic' WHEN 1 THEN "
+          + "'plus' WHEN 2 THEN 'family' WHEN 3 THEN 'student' ELSE 'senior' END FROM "
+          + "(SELECT DISTINCT UNIT FROM T) U");
+      st.execute("CREATE INDEX P_UNIT ON P (UNIT)"); // else H2 joins by nested loops
+      if (pg) {
+        st.execute("ANALYZE T");
+        st.execute("ANALYZE P");
+      }
+    }
+  }
+
+  private static void explainStrategy(Connection c) throws SQLException {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+        "EXPLAIN PLAN FOR SELECT G, COUNT(*) FROM T WHERE AGE >= 18 GROUP BY G")) {
+      while (rs.next()) {
+        String line = rs.getString(1);
+        if (line.startsWith("measurement: ")) {
+          System.out.println(line);
+        }
+      }
+    }
+  }
+
+  /** Peak heap of one streamed COUNT, after a GC (an upper bound: see {@link HeapPeak}). */
+  private static void heap(Connection streaming, Connection direct) throws SQLException {
+    System.gc();
+    HeapPeak.reset();
+    double before = HeapPeak.gib();
+    long t = System.nanoTime();
+    drain(streaming, SHAPES.get(0).dpsql().replace("?", "0"));
+    double ms = (System.nanoTime() - t) / 1e6;
+    System.out.printf(Locale.ROOT, "streamed COUNT: %.0f ms, peak heap %.2f GiB (%.2f GiB "
+        + "after the GC before it; the database itself is in this heap too)%n", ms,
+        HeapPeak.gib(), before);
+  }
+
+  private static void measure(Shape s, Connection direct, Connection streaming,
+      Connection pushDown, int rounds) throws SQLException {
+    Map<String, List<Double>> times = new LinkedHashMap<>();
+    times.put("exact", new ArrayList<>());
+    times.put("streaming", new ArrayList<>());
+    times.put("push-down", new ArrayList<>());
+    for (int round = 0; round <= rounds; round++) {
+      int age = round % 10; // a new filter per round and connection: no cached release
+      Connection[] order = round % 2 == 0 ? new Connection[] {direct, streaming, pushDown}
+          : new Connection[] {pushDown, streaming, direct};
+      for (Connection c : order) {
+        // literals, not parameters: dpsql takes no parameter in a filter over a private join
+        String sql = (c == direct ? s.exact() : s.dpsql()).replace("?",
+            Integer.toString(c == direct ? age : age + 10 * round));
+        long t = System.nanoTime();
+        int n = drain(c, sql);
+        double ms = (System.nanoTime() - t) / 1e6;
+        if (c == direct && n < s.expectedRowsAtLeast()) {
+          throw new IllegalStateException(s.name() + ": " + n + " rows");
+        }
+        if (round > 0) {
+          times.get(c == direct ? "exact" : c == streaming ? "streaming" : "push-down").add(ms);
+        }
+      }
+    }
+    double e = median(times.get("exact"));
+    double str = median(times.get("streaming"));
+    double pdm = median(times.get("push-down"));
+    System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.2f | %.0f | %.2f |%n", s.name(), e,
+        str, str / e, pdm, pdm / e);
+  }
+
+  private static int drain(Connection c, String sql) throws SQLException {
+    int n = 0;
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      int cols = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        for (int i = 1; i <= cols; i++) {
+          rs.getObject(i);
+        }
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static double median(List<Double> xs) {
+    double[] a = xs.stream().mapToDouble(Double::doubleValue).toArray();
+    Arrays.sort(a);
+    return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+  }
+}
