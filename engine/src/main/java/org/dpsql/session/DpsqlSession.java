@@ -874,7 +874,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + candidate.charge() + ", RMSE per cell " + rmse + " (in resolution steps)"
           + (candidate.mechanism() == noise.mechanism() ? "  <- chosen" : "")});
     }
-    rows.addAll(measurementLines(plan, measurer.streamedRowsSqlFor(plan)));
+    rows.addAll(measurementLines(plan, () -> measurer.streamedRowsSqlFor(plan)));
     rows.add(new Object[] {"backend SQL: " + sql.sql()});
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
@@ -884,13 +884,15 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
    * statement whose rows are streamed (the {@code backend SQL} line that follows is then the
    * push-down statement it falls back to).
    */
-  private List<Object[]> measurementLines(MeasurementPlan plan, MeasurementSql streamed) {
+  private List<Object[]> measurementLines(MeasurementPlan plan,
+      java.util.function.Supplier<MeasurementSql> streamed) {
     ExactMeasurer.Choice choice = measurer.choose(plan);
     List<Object[]> out = new ArrayList<>();
     out.add(new Object[] {"measurement: " + choice.strategy().name() + " (" + choice.reason()
         + ")"});
     if (choice.streams()) {
-      out.add(new Object[] {"streamed rows SQL: " + streamed.sql()});
+      // written only when it runs: a table whose unit is the row has no unit column to stream
+      out.add(new Object[] {"streamed rows SQL: " + streamed.get().sql()});
     }
     return out;
   }
@@ -938,7 +940,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           + " (in resolution " + plan.measurements().get(i).resolution().toPlainString()
           + "), on the selected groups"});
     }
-    rows.addAll(measurementLines(plan, measurer.streamedRowsSqlFor(plan)));
+    rows.addAll(measurementLines(plan, () -> measurer.streamedRowsSqlFor(plan)));
     rows.add(new Object[] {"backend SQL: " + measurer.partitionSqlFor(plan).sql()});
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }

@@ -69,7 +69,9 @@ class ReleasePathAuditTest {
   }
 
   /** Paths whose broken variant is flagged only with the long version's samples. */
-  static final java.util.Set<String> FULL_SAMPLES_ALWAYS = java.util.Set.of();
+  static final java.util.Set<String> FULL_SAMPLES_ALWAYS = java.util.Set.of(
+      // k + 1 rows: half the runs reach 2.59 against the charged 3 (not flagged), 700 reach 3.66
+      "count-reservoir");
 
   /** Every path, or only those named in the system property {@code dpsql.audit.paths} (commas). */
   static Stream<String> paths() {
