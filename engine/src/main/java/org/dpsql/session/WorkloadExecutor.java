@@ -562,9 +562,7 @@ final class WorkloadExecutor {
 
   private boolean answerFromSynopsis(TablePolicy table, CellDomain cells, Measurement m,
       Workload w, boolean ci, Answers out, int i, List<String> mechanisms) {
-    List<Synopsis> all = new ArrayList<>(releases.synopses());
-    all.addAll(published);
-    for (Synopsis s : all) {
+    for (Synopsis s : allSynopses()) {
       if (!s.covers(table, cells.columns(), m)) {
         continue;
       }
@@ -634,15 +632,20 @@ final class WorkloadExecutor {
     return false;
   }
 
+  /** The synopses a statement may be answered from: this connection's releases, then published. */
+  private List<Synopsis> allSynopses() {
+    List<Synopsis> all = new ArrayList<>(releases.synopses());
+    all.addAll(published);
+    return all;
+  }
+
   /**
    * The synopsis that would answer workload {@code w} of measurement {@code m} over {@code cells}
    * for free (the same rule as a release uses), or null when it would be measured: for EXPLAIN,
    * which computes no answer.
    */
   Synopsis covering(TablePolicy table, CellDomain cells, Measurement m, Workload w) {
-    List<Synopsis> all = new ArrayList<>(releases.synopses());
-    all.addAll(published);
-    for (Synopsis s : all) {
+    for (Synopsis s : allSynopses()) {
       if (!s.covers(table, cells.columns(), m)) {
         continue;
       }
