@@ -2,7 +2,6 @@ package org.dpsql.accounting;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -54,8 +53,20 @@ public final class ChargeMeter {
     }
   }
 
-  /** The accountant behind {@link #metered}. */
-  private interface Metered extends Accountant {}
+  /** The accountant behind {@link #metered}: each charge that returns adds to the meter. */
+  private static final class Metered extends ForwardingAccountant {
+    Metered(Accountant accountant) {
+      super(accountant);
+    }
+
+    @Override
+    public LedgerEntry charge(PrivacyCost cost, String statement, String mechanism,
+        Double expectedRmse) throws BudgetExceededException {
+      LedgerEntry e = delegate().charge(cost, statement, mechanism, expectedRmse);
+      add(e.cost());
+      return e;
+    }
+  }
 
   /**
    * {@code accountant}, adding every charge that returns to the charging thread's innermost meter
@@ -66,64 +77,6 @@ public final class ChargeMeter {
     if (accountant instanceof Metered) {
       return accountant;
     }
-    return new Metered() {
-      @Override
-      public Accounting accounting() {
-        return accountant.accounting();
-      }
-
-      @Override
-      public PrivacyCost total() {
-        return accountant.total();
-      }
-
-      @Override
-      public PrivacyCost spent() {
-        return accountant.spent();
-      }
-
-      @Override
-      public PrivacyCost remaining() {
-        return accountant.remaining();
-      }
-
-      @Override
-      public LedgerEntry charge(PrivacyCost cost, String statement, String mechanism,
-          Double expectedRmse) throws BudgetExceededException {
-        LedgerEntry e = accountant.charge(cost, statement, mechanism, expectedRmse);
-        add(e.cost());
-        return e;
-      }
-
-      @Override
-      public boolean canAfford(PrivacyCost cost) {
-        return accountant.canAfford(cost);
-      }
-
-      @Override
-      public LedgerEntry recordFree(String statement, String mechanism, Double expectedRmse) {
-        return accountant.recordFree(statement, mechanism, expectedRmse);
-      }
-
-      @Override
-      public List<LedgerEntry> ledger() {
-        return accountant.ledger();
-      }
-
-      @Override
-      public Double epsilonSpentAtDelta() {
-        return accountant.epsilonSpentAtDelta();
-      }
-
-      @Override
-      public Double epsilonTotalAtDelta() {
-        return accountant.epsilonTotalAtDelta();
-      }
-
-      @Override
-      public String toString() {
-        return accountant.toString();
-      }
-    };
+    return new Metered(accountant);
   }
 }

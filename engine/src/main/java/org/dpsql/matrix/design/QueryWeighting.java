@@ -247,14 +247,7 @@ public final class QueryWeighting {
         if (gap() < tol) {
           return;
         }
-        double total = 0;
-        for (int j = 0; j < n; j++) {
-          mu[j] *= r[j];
-          total += mu[j];
-        }
-        for (int j = 0; j < n; j++) {
-          mu[j] /= total;
-        }
+        reweight(mu, r);
       }
     }
 
@@ -484,6 +477,21 @@ public final class QueryWeighting {
         }
         return new double[][] {du, ds, dmu};
       }
+    }
+  }
+
+  /**
+   * One multiplicative update of the dual weights: {@code mu[j] *= r[j]}, then renormalised to
+   * sum to 1 (shared with {@link TransformDesign}).
+   */
+  static void reweight(double[] mu, double[] r) {
+    double total = 0;
+    for (int j = 0; j < mu.length; j++) {
+      mu[j] *= r[j];
+      total += mu[j];
+    }
+    for (int j = 0; j < mu.length; j++) {
+      mu[j] /= total;
     }
   }
 }

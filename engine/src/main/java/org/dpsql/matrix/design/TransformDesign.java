@@ -71,14 +71,7 @@ public final class TransformDesign {
       if ((bestPrimal - bestDual) / bestPrimal < gap) {
         break;
       }
-      double total = 0;
-      for (int j = 0; j < n; j++) {
-        mu[j] *= r[j];
-        total += mu[j];
-      }
-      for (int j = 0; j < n; j++) {
-        mu[j] /= total;
-      }
+      QueryWeighting.reweight(mu, r);
     }
     return new TransformStrategy(best, sigma);
   }
