@@ -205,24 +205,39 @@ public final class AnalystAccount {
         long sequence = b.lastSequence + 1;
         Instant now = clock.instant();
         PrivacyCost spent = b.spent.plus(cost);
+        boolean recorded;
+        SQLException failure = null;
+        store.beginWrite();
         try {
-          if (!compareAndSet(c, b.lastSequence, sequence, spent)) {
-            rollbackQuietly(c); // another writer committed since we read: read again
-            pause(attempt);
-            continue;
+          // false: another writer committed since we read; read again
+          recorded = compareAndSet(c, b.lastSequence, sequence, spent);
+          if (recorded) {
+            insertEntry(c, sequence, connectionId, now, text, mechanism, cost, source,
+                expectedRmse);
+            c.commit();
+          } else {
+            rollbackQuietly(c);
           }
-          insertEntry(c, sequence, connectionId, now, text, mechanism, cost, source, expectedRmse);
-          c.commit();
-          return new LedgerEntry(sequence, now, text, mechanism, cost, source, expectedRmse);
         } catch (SQLException e) {
-          discard();
-          if (!retryable(e)) {
-            throw new LedgerUnavailableException("cannot record the charge of analyst '"
-                + analyst + "' in the ledger; nothing is released: " + e.getMessage(), e);
-          }
-          last = e;
-          pause(attempt);
+          recorded = false;
+          failure = e;
+          rollbackQuietly(c);
+        } finally {
+          store.endWrite();
         }
+        if (recorded) {
+          return new LedgerEntry(sequence, now, text, mechanism, cost, source, expectedRmse);
+        }
+        if (failure != null) {
+          discard();
+          if (!retryable(failure)) {
+            throw new LedgerUnavailableException("cannot record the charge of analyst '"
+                + analyst + "' in the ledger; nothing is released: " + failure.getMessage(),
+                failure);
+          }
+          last = failure;
+        }
+        pause(attempt);
       }
       throw new LedgerUnavailableException("cannot record the charge of analyst '" + analyst
           + "' in the ledger after " + MAX_ATTEMPTS + " attempts; nothing is released"

@@ -88,7 +88,12 @@ public final class AnalystReleases implements ReleaseStore {
               : entry.key());
           ps.setString(6, clock.instant().toString());
           ps.setBytes(7, entry.payload());
-          ps.executeUpdate();
+          store.beginWrite();
+          try {
+            ps.executeUpdate();
+          } finally {
+            store.endWrite();
+          }
         }
         next++;
         return;
