@@ -57,8 +57,29 @@ public final class PolicyLoader {
    */
   public static Policy parse(String yamlText, String sourceName) throws SQLException {
     Objects.requireNonNull(yamlText, "yamlText");
-    return new PolicyParser(sourceName == null ? "(inline)" : sourceName).parse(yamlText);
+    String name = sourceName == null ? "(inline)" : sourceName;
+    java.util.List<String> key = java.util.List.of(name, yamlText);
+    Policy parsed = PARSED.get(key);
+    if (parsed == null) {
+      parsed = new PolicyParser(name).parse(yamlText);
+      PARSED.put(key, parsed);
+    }
+    return parsed;
   }
+
+  /**
+   * The policies parsed last, by source name and exact text: parsing is a function of the two and
+   * a {@link Policy} is immutable, so a pool or an application opening many connections on one
+   * policy parses it once (an edited file has another text and is parsed again). A policy is
+   * still checked against the backend on every {@link #load}.
+   */
+  private static final java.util.Map<java.util.List<String>, Policy> PARSED =
+      java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<java.util.List<String>, Policy> e) {
+          return size() > 16;
+        }
+      });
 
   /**
    * Checks a parsed policy against the backend's schema (all schemas of the current catalog,

@@ -28,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * relational front end, whose runs cost more: 150 (bound at most 3.7, against ε = 2). The long version with larger
  * samples is {@code org.dpsql.bench.PrivacyAuditBench}.
  */
+@org.junit.jupiter.api.Order(1) // among the slowest: started first
 class ReleasePathAuditTest {
   static final double ALPHA = 0.05;
   /** Concurrent connections while sampling (the CI machine has 2 cores). */

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * persons — with a primary key, without one (duplicated person rows), and with rows outside every
  * declared domain added.
  */
+@org.junit.jupiter.api.Order(3) // among the slowest: started first
 class AdaptiveMeasurementTest {
   private static final List<CensusDatabase.Level> LEVELS = List.of(
       new CensusDatabase.Level("NATION", null, SyntheticCensus.NATION, "1", 8, List.of()),
@@ -41,7 +42,7 @@ class AdaptiveMeasurementTest {
   @BeforeAll
   static void load() throws Exception {
     // the counts are compared exactly, so a smaller census checks the same (-Plong: 30,000)
-    census = SyntheticCensus.generate(org.dpsql.TestScale.pick(8_000, 30_000), 4, 40, 16, 4,
+    census = SyntheticCensus.generate(org.dpsql.TestScale.pick(4_000, 30_000), 4, 40, 16, 4,
         20240611L);
     db = CensusDatabase.create(census, true);
   }

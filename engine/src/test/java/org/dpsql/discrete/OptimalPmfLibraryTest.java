@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
  * passes the exact checker, the disk cache is re-verified, and the designs beat the wrapped
  * geometric noise at the same ε.
  */
+// alone: it points the process-wide PMF cache at a directory of its own
+@org.junit.jupiter.api.parallel.Isolated
 class OptimalPmfLibraryTest {
 
   @Test

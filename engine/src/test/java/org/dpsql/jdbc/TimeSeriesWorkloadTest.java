@@ -37,6 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * transforms of issue 33's matrix half are merged, {@code HOURS} should grow to the 8,760 hours
  * of a year.
  */
+@org.junit.jupiter.api.Order(4) // among the slowest: started first
 class TimeSeriesWorkloadTest {
   /** The hourly bins of March 2025. */
   private static final int HOURS = 31 * 24;

@@ -45,6 +45,7 @@ import org.junit.jupiter.api.Test;
  * answers to the plain SQL, and end-to-end answers are released with a budget so large (ρ = 10^8
  * per query) that the discrete Gaussian noise is 0 in all but a negligible fraction of draws.
  */
+@org.junit.jupiter.api.Order(2) // among the slowest: started first
 class TrinoBackendTest {
   static final String ENV = "DPSQL_TEST_TRINO_URL";
   static String url;

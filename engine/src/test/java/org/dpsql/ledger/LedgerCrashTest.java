@@ -19,12 +19,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kills (SIGKILL) a process that is charging a durable ledger at random moments, 20 times, and
- * checks after each kill that the ledger opens, is consistent, and records at least every charge
+ * Kills (SIGKILL) a process that is charging a durable ledger at random moments, 20 times under
+ * -Plong (5 in the default build: {@link org.dpsql.TestScale}), and checks after each kill that the ledger opens, is consistent, and records at least every charge
  * the process had acknowledged (printed) before it died.
  */
+@org.junit.jupiter.api.Order(7) // among the slowest: started first
 @Tag("slow")
 class LedgerCrashTest {
+  /** SIGKILLs of the charging process: 5 in the default build, 20 under -Plong. */
+  private static final int KILLS = org.dpsql.TestScale.pick(5, 20);
+
   @TempDir Path dir;
 
   @Test
@@ -34,10 +38,10 @@ class LedgerCrashTest {
     SplittableRandom random = new SplittableRandom(20240601L);
     long previouslyRecorded = 0;
     long totalAcknowledged = 0;
-    for (int round = 0; round < 20; round++) {
+    for (int round = 0; round < KILLS; round++) {
       Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-          .toString(), "-cp", System.getProperty("java.class.path"),
-          LedgerCrashChild.class.getName(), url, "4")
+          .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
+          "-cp", System.getProperty("java.class.path"), LedgerCrashChild.class.getName(), url, "4")
           .redirectError(ProcessBuilder.Redirect.DISCARD).start();
       AtomicLong acknowledged = new AtomicLong();
       AtomicLong maxSequence = new AtomicLong();
@@ -81,7 +85,7 @@ class LedgerCrashTest {
       }
       totalAcknowledged += acknowledged.get();
     }
-    System.out.println("LedgerCrashTest: 20 kills, " + totalAcknowledged
+    System.out.println("LedgerCrashTest: " + KILLS + " kills, " + totalAcknowledged
         + " acknowledged charges, " + previouslyRecorded + " recorded");
   }
 }

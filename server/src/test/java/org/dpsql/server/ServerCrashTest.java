@@ -36,15 +36,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs the server as a separate process ({@code DpsqlServer} main, demo backend, file ledger),
  * streams private queries at it from client threads of two analysts, and kills it with SIGKILL at
- * a random moment, 20 times under -Plong (5 in the default build). After every kill the ledger opens, every analyst's balance agrees
+ * a random moment, 20 times under -Plong (3 in the default build). After every kill the ledger opens, every analyst's balance agrees
  * with their ledger rows, and the ledger has recorded at least every answer the clients received;
  * the audit log (beside the ledger) is whole JSON lines and has a charged {@code ok} line for at
  * least every answer received.
  */
+@org.junit.jupiter.api.Order(1) // among the slowest: started first
 @Tag("slow")
 class ServerCrashTest {
-  /** SIGKILLs of the server: 5 in the default build, 20 under -Plong. */
-  private static final int KILLS = org.dpsql.TestScale.pick(5, 20);
+  /** SIGKILLs of the server: 3 in the default build, 20 under -Plong. */
+  private static final int KILLS = org.dpsql.TestScale.pick(3, 20);
   private static final String[] ANALYSTS = {"k0", "k1"};
   private static final int THREADS_PER_ANALYST = 2;
   private static final BigDecimal COST = new BigDecimal("0.001");

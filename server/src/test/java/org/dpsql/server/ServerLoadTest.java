@@ -32,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * received, never more than the budget, and the numbers of answers and XDP01 refusals (in total and
  * per connection) are exactly what the budget arithmetic predicts.
  */
+// alone: it measures latency, which other classes running beside it would disturb
+@org.junit.jupiter.api.parallel.Isolated
 @Tag("slow")
 class ServerLoadTest {
   private static final BigDecimal COST = new BigDecimal("0.01");

@@ -47,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * working, {@code /health} and {@code /metrics} read by real clients (the metrics parsed by the
  * Prometheus Python client's text-format parser), and graceful shutdown.
  */
+@org.junit.jupiter.api.Order(4) // among the slowest: started first
 class ServerOperationsTest {
   @TempDir Path dir;
 
