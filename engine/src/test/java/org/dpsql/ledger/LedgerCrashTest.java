@@ -13,14 +13,15 @@ import java.util.List;
 import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kills (SIGKILL) a process that is charging a durable ledger at random moments, 20 times under
- * -Plong (5 in the default build: {@link org.dpsql.TestScale}), and checks after each kill that the ledger opens, is consistent, and records at least every charge
+ * Kills (SIGKILL) a process that is charging a durable ledger for two analysts at once (their
+ * charges commit concurrently) at random moments, 20 times under -Plong (5 in the default build:
+ * {@link org.dpsql.TestScale}), and checks after each kill that the ledger opens, is consistent, and records at least every charge
  * the process had acknowledged (printed) before it died.
  */
 @org.junit.jupiter.api.Order(7) // among the slowest: started first
@@ -36,23 +37,27 @@ class LedgerCrashTest {
     // a plain H2 URL: the store itself must make H2 write each commit before returning
     String url = "jdbc:h2:file:" + dir.resolve("ledger").toAbsolutePath();
     SplittableRandom random = new SplittableRandom(20240601L);
-    long previouslyRecorded = 0;
+    String[] analysts = LedgerCrashChild.ANALYSTS;
+    long[] previouslyRecorded = new long[analysts.length];
     long totalAcknowledged = 0;
     for (int round = 0; round < KILLS; round++) {
       Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
           .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
           "-cp", System.getProperty("java.class.path"), LedgerCrashChild.class.getName(), url, "4")
           .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-      AtomicLong acknowledged = new AtomicLong();
-      AtomicLong maxSequence = new AtomicLong();
+      AtomicLongArray acknowledged = new AtomicLongArray(analysts.length);
+      AtomicLongArray maxSequence = new AtomicLongArray(analysts.length);
       Thread reader = new Thread(() -> {
         try (BufferedReader r = new BufferedReader(
             new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
           String line;
           while ((line = r.readLine()) != null) {
             if (line.startsWith("ok ")) {
-              acknowledged.incrementAndGet();
-              maxSequence.accumulateAndGet(Long.parseLong(line.substring(3)), Math::max);
+              String[] f = line.split(" ");
+              int a = List.of(analysts).indexOf(f[1]);
+              acknowledged.incrementAndGet(a);
+              long sequence = Long.parseLong(f[2]);
+              maxSequence.accumulateAndGet(a, sequence, Math::max);
             }
           }
         } catch (Exception e) {
@@ -62,30 +67,38 @@ class LedgerCrashTest {
       reader.start();
       // wait for the first charges, then kill at a random moment in the next 0..400 ms
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (acknowledged.get() == 0 && System.nanoTime() < deadline && child.isAlive()) {
+      while (acknowledged.get(0) + acknowledged.get(1) == 0 && System.nanoTime() < deadline
+          && child.isAlive()) {
         Thread.sleep(2);
       }
-      assertTrue(acknowledged.get() > 0, "the child charged nothing in round " + round);
+      assertTrue(acknowledged.get(0) + acknowledged.get(1) > 0,
+          "the child charged nothing in round " + round);
       Thread.sleep(random.nextInt(400));
       child.destroyForcibly(); // SIGKILL on Linux
       assertTrue(child.waitFor(10, TimeUnit.SECONDS));
       reader.join(10_000);
       try (LedgerStore store = LedgerStore.open(url, new Properties())) {
-        LedgerAudit audit = store.audit("crash");
-        assertNotNull(audit);
-        assertTrue(audit.consistent(), "round " + round + ": " + audit);
-        long recordedThisRound = audit.charged() - previouslyRecorded;
-        assertTrue(recordedThisRound >= acknowledged.get(), "round " + round + ": recorded "
-            + recordedThisRound + " < acknowledged " + acknowledged.get());
-        assertTrue(audit.lastSequence() >= maxSequence.get());
-        assertEquals(0, audit.balance().epsilon().compareTo(
-            new BigDecimal("0.001").multiply(BigDecimal.valueOf(audit.charged()))));
-        previouslyRecorded = audit.charged();
-        assertEquals(List.of("crash"), store.analysts());
+        assertEquals(List.of(analysts), store.analysts());
+        for (int a = 0; a < analysts.length; a++) {
+          LedgerAudit audit = store.audit(analysts[a]);
+          assertNotNull(audit);
+          // the balance equals the sum of the rows: both were written by one transaction, and
+          // no other transaction's commit was written half-way beside it
+          assertTrue(audit.consistent(), "round " + round + ": " + audit);
+          long recordedThisRound = audit.charged() - previouslyRecorded[a];
+          assertTrue(recordedThisRound >= acknowledged.get(a), "round " + round + ", "
+              + analysts[a] + ": recorded " + recordedThisRound + " < acknowledged "
+              + acknowledged.get(a));
+          assertTrue(audit.lastSequence() >= maxSequence.get(a));
+          assertEquals(0, audit.balance().epsilon().compareTo(
+              new BigDecimal("0.001").multiply(BigDecimal.valueOf(audit.charged()))));
+          previouslyRecorded[a] = audit.charged();
+          totalAcknowledged += acknowledged.get(a);
+        }
       }
-      totalAcknowledged += acknowledged.get();
     }
     System.out.println("LedgerCrashTest: " + KILLS + " kills, " + totalAcknowledged
-        + " acknowledged charges, " + previouslyRecorded + " recorded");
+        + " acknowledged charges of two analysts, " + (previouslyRecorded[0]
+        + previouslyRecorded[1]) + " recorded");
   }
 }
