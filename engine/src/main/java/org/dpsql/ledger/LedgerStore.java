@@ -35,15 +35,16 @@ import org.dpsql.errors.SqlStates;
  * while another's commit is being written can leave the file, if the process dies at that moment,
  * with one transaction's ledger row but not its balance update (ServerCrashTest saw a balance of
  * ρ 0.031 beside ledger rows summing to 0.032, and an index entry without its row). On H2 the
- * store therefore writes one transaction at a time in this process ({@link #beginWrite}); an
- * embedded H2 file has no writer in another process.
+ * store therefore writes one transaction at a time in this process ({@link #beginWrite}), whatever
+ * store of the process writes; an embedded H2 file has no writer in another process.
  *
  * <p>Guarantees: the balance's spent equals the exact sum of the analyst's ledger rows (both change
  * in one transaction; {@link #audit} checks it); a charge that fits is committed before {@link
  * AnalystAccount#charge} returns; because the compare-and-set fails when any other writer changed
  * the balance since it was read, even several stores (processes) sharing one database never admit
  * charges that together exceed an analyst's total. Within one store, charges of one analyst are
- * serialised by one lock and never block other analysts.
+ * serialised by one lock; other analysts' charges proceed concurrently, except on H2, where only
+ * their writes and commits take turns.
  */
 public final class LedgerStore implements AutoCloseable {
   private static final String CREATE_BALANCE = "CREATE TABLE IF NOT EXISTS DPSQL_BALANCE ("
@@ -87,9 +88,13 @@ public final class LedgerStore implements AutoCloseable {
   private final ConcurrentHashMap<String, AnalystAccount> accounts = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, AnalystReleases> releases = new ConcurrentHashMap<>();
   private final java.util.Set<LedgerReader> readers = ConcurrentHashMap.newKeySet();
-  /** Held from the first write of a transaction to its commit or rollback, on H2 only. */
-  private final java.util.concurrent.locks.ReentrantLock writes =
-      new java.util.concurrent.locks.ReentrantLock();
+  /**
+   * Per embedded H2 database (its URL without settings), the lock held from the first write of a
+   * transaction to its commit or rollback: shared by every store of this process on that database.
+   */
+  private static final ConcurrentHashMap<String, java.util.concurrent.locks.ReentrantLock>
+      H2_WRITES = new ConcurrentHashMap<>();
+  private final java.util.concurrent.locks.ReentrantLock writes;
   private final boolean serializeWrites;
   private volatile boolean closed;
 
@@ -100,6 +105,9 @@ public final class LedgerStore implements AutoCloseable {
     this.clock = clock;
     this.anchor = anchor;
     this.serializeWrites = serializeWrites;
+    int settings = url.indexOf(';');
+    this.writes = H2_WRITES.computeIfAbsent(settings < 0 ? url : url.substring(0, settings),
+        k -> new java.util.concurrent.locks.ReentrantLock());
   }
 
   /**
