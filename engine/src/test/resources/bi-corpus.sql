@@ -298,3 +298,5 @@ SELECT "PUBLIC"."TRIPS"."ZONE" AS "ZONE", count(*) AS "count" FROM "PUBLIC"."TRI
 -- Superset | declared and keys: private dimensions, top rows, values bound | answered
 -- bind: 100
 SELECT state AS state, zone AS zone, COUNT(*) AS count FROM trips GROUP BY state, zone ORDER BY count DESC LIMIT ?;
+-- Superset | metric with an aggregate FILTER clause | answered
+SELECT "STATE" AS "STATE", COUNT(*) FILTER (WHERE "PAYMENT" = 'APP') AS "app_trips" FROM "PUBLIC"."TRIPS" GROUP BY "STATE" ORDER BY "app_trips" DESC LIMIT 10000;

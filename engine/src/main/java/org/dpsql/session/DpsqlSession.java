@@ -291,7 +291,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   }
 
   private PreparedQuery prepareWithinLimits(String sql) throws SQLException {
-    return prepareAnalyzed(sql, analyzer.analyze(sql));
+    return prepareAnalyzed(sql, QueryAnalyzer.bindsAtExecute(sql, analyzer.analyze(sql)));
   }
 
   /**

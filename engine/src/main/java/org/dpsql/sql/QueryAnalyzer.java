@@ -235,7 +235,8 @@ public final class QueryAnalyzer {
             probe instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
                 : probe instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters() : null;
         if (params != null && params.size() == template.parameterCount()) {
-          return new AnalyzedStatement.Deferred(template, probe, params, List.of(), normalized);
+          // the session binds it at execute like any other (see bindsAtExecute)
+          return probe;
         }
       } catch (NeedsBinding e) {
         // a composite statement: described below, analysed with its values bound
@@ -269,6 +270,24 @@ public final class QueryAnalyzer {
           type.getSqlTypeName().getJdbcOrdinal(), type.getSqlTypeName().getName()));
     }
     return new AnalyzedStatement.Deferred(template, null, parameters, columns, normalized);
+  }
+
+  /**
+   * {@code st}, the analysis of {@code sql}, as the session runs it: a private aggregate or
+   * workload with parameters is bound at execute (its values written as literals and the bound
+   * statement analysed again), like every other statement with parameters; its analysis with the
+   * parameters kept gives the checks and the result columns at prepare. Other statements are
+   * returned as they are.
+   */
+  public static AnalyzedStatement bindsAtExecute(String sql, AnalyzedStatement st) {
+    List<AnalyzedStatement.ParameterInfo> params =
+        st instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
+            : st instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters() : List.of();
+    if (params.isEmpty()) {
+      return st;
+    }
+    return new AnalyzedStatement.Deferred(StatementTemplate.of(sql), st, params, List.of(),
+        st.normalizedSql());
   }
 
   /** Refusal of a statement that is answered once its parameters are bound to literals. */
@@ -945,7 +964,8 @@ public final class QueryAnalyzer {
       throw new SQLException("SQL syntax error: " + e.getMessage(), "42000", e);
     }
     // MEDIAN, which Calcite does not know (fractions checked); constants folded into literals
-    return ConstantFolding.fold(QuantileCall.rewrite(parsed));
+    // FILTER (WHERE ...) of COUNT and SUM as the conditional aggregates they equal
+    return FilterClauses.rewrite(ConstantFolding.fold(QuantileCall.rewrite(parsed)));
   }
 
   /** Validates the statement against the backend tables; returns the dynamic parameters' types. */
