@@ -118,8 +118,9 @@ public final class StatementTemplate {
   /**
    * The statement with parameter {@code i} (0-based) written as the literal of {@code values[i]}
    * in the type {@code types[i]} (the validator's inference; null for unknown), and each clock call
-   * as the literal of {@code now} in UTC. A value that is not set (null entry in {@code set}) or
-   * cannot be read as its type is refused with 07001 or 22018/22007 naming the parameter.
+   * as the literal of {@code now} in UTC. A parameter not set ({@link ParameterLiteral#UNSET})
+   * is refused with 07001, a value that cannot be read as its type with 22018 (22007 for dates
+   * and times), each naming the parameter.
    */
   public Bound bind(List<Object> values, List<AnalyzedStatement.ParameterInfo> types,
       Instant now) throws SQLException {
