@@ -153,7 +153,7 @@ SELECT t.hour, COUNT(*) AS count FROM trips AS t GROUP BY t.hour ORDER BY t.hour
 SELECT DATE_TRUNC('month', "PUBLIC"."TRIPS"."PICKUP_AT") AS "PICKUP_AT", count(*) AS "count" FROM "PUBLIC"."TRIPS" GROUP BY DATE_TRUNC('month', "PUBLIC"."TRIPS"."PICKUP_AT") ORDER BY DATE_TRUNC('month', "PUBLIC"."TRIPS"."PICKUP_AT") ASC;
 -- Metabase | time series by day (cast to date) with a date range filter | answered
 SELECT CAST("PUBLIC"."TRIPS"."PICKUP_AT" AS date) AS "PICKUP_AT", count(*) AS "count" FROM "PUBLIC"."TRIPS" WHERE ("PUBLIC"."TRIPS"."PICKUP_AT" >= timestamp '2024-03-01 00:00:00.000' AND "PUBLIC"."TRIPS"."PICKUP_AT" < timestamp '2024-04-01 00:00:00.000') GROUP BY CAST("PUBLIC"."TRIPS"."PICKUP_AT" AS date) ORDER BY CAST("PUBLIC"."TRIPS"."PICKUP_AT" AS date) ASC;
--- Metabase | relative date filter (previous 30 days) | refused XDP03
+-- Metabase | relative date filter (previous 30 days) | answered
 SELECT count(*) AS "count" FROM "PUBLIC"."TRIPS" WHERE "PUBLIC"."TRIPS"."PICKUP_AT" >= CURRENT_DATE + INTERVAL '-30' DAY;
 -- Tableau | month of a date, truncated and cast | answered
 SELECT CAST(DATE_TRUNC('MONTH', "TRIPS"."PICKUP_AT") AS DATE) AS "tmn:PICKUP_AT:ok", SUM(1) AS "sum:Number of Records:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;
@@ -201,3 +201,102 @@ SELECT state AS state, zone AS zone, COUNT(*) AS count FROM trips GROUP BY state
 SELECT trips.ZONE AS "trips.zone", COUNT(DISTINCT trips.RIDER_ID) AS "trips.count_riders" FROM TRIPS AS trips GROUP BY 1 ORDER BY 2 DESC FETCH NEXT 500 ROWS ONLY;
 -- DBeaver | roll-up over a keys: private column | refused XDP03
 SELECT STATE, ZONE, COUNT(*) FROM TRIPS GROUP BY ROLLUP(STATE, ZONE);
+
+-- Parameterized twins: the statements above that have literals, as applications and BI tools
+-- with bind variables send them (a prepared statement, values bound at execute). A line
+-- "-- bind: v1; v2" gives the values: integers, decimals, 'text', DATE '...', TIMESTAMP '...'.
+-- Metabase | average with limit 2000, values bound | answered
+-- bind: 2000
+SELECT "PUBLIC"."TRIPS"."PAYMENT" AS "PAYMENT", avg("PUBLIC"."TRIPS"."FARE") AS "avg" FROM "PUBLIC"."TRIPS" GROUP BY "PUBLIC"."TRIPS"."PAYMENT" ORDER BY "PUBLIC"."TRIPS"."PAYMENT" ASC LIMIT ?;
+-- Metabase | filter then count, values bound | answered
+-- bind: 30; 40
+SELECT count(*) AS "count" FROM "PUBLIC"."TRIPS" WHERE ("PUBLIC"."TRIPS"."AGE" >= ? AND "PUBLIC"."TRIPS"."AGE" < ?);
+-- Metabase | nested question (source query), values bound | answered
+-- bind: 'CARD'
+SELECT "source"."STATE" AS "STATE", count(*) AS "count" FROM (SELECT "PUBLIC"."TRIPS"."STATE" AS "STATE", "PUBLIC"."TRIPS"."FARE" AS "FARE" FROM "PUBLIC"."TRIPS" WHERE "PUBLIC"."TRIPS"."PAYMENT" = ?) AS "source" GROUP BY "source"."STATE" ORDER BY "source"."STATE" ASC;
+-- Metabase | native query as source with custom column, values bound | answered
+-- bind: 30
+SELECT "source"."band" AS "band", count(*) AS "count" FROM (SELECT "TRIPS"."AGE" AS "AGE", CASE WHEN "TRIPS"."AGE" < ? THEN 'under 30' ELSE '30+' END AS "band" FROM "TRIPS") AS "source" GROUP BY "source"."band" ORDER BY "source"."band" ASC;
+-- Tableau | custom SQL query as source, values bound | answered
+-- bind: 'CASH'
+SELECT "Custom SQL Query"."STATE" AS "STATE", SUM("Custom SQL Query"."FARE") AS "sum:FARE:ok" FROM (SELECT STATE, FARE FROM TRIPS WHERE PAYMENT <> ?) "Custom SQL Query" GROUP BY 1;
+-- Tableau | calculated field (IIF as CASE) in a sum, values bound | answered
+-- bind: 'CASH'
+SELECT "TRIPS"."STATE" AS "STATE", SUM((CASE WHEN ("TRIPS"."PAYMENT" = ?) THEN "TRIPS"."FARE" ELSE 0 END)) AS "sum:Calculation_cash:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;
+-- Tableau | calculated dimension (age group), values bound | answered
+-- bind: 25; 60
+SELECT (CASE WHEN ("TRIPS"."AGE" < ?) THEN 'young' WHEN ("TRIPS"."AGE" < ?) THEN 'adult' ELSE 'senior' END) AS "Calculation_age", SUM(1) AS "sum:Number of Records:ok" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1;
+-- Tableau | filter on a set of values, values bound | answered
+-- bind: 'CA'; 'NY'
+SELECT "TRIPS"."PAYMENT" AS "PAYMENT", SUM(1) AS "sum:Number of Records:ok" FROM "PUBLIC"."TRIPS" "TRIPS" WHERE ("TRIPS"."STATE" IN (?, ?)) GROUP BY 1;
+-- Tableau | top N filter as inner join of two aggregates, values bound | answered
+-- bind: 2
+SELECT "t0"."STATE" AS "STATE", "t0"."n" AS "n" FROM (SELECT "TRIPS"."STATE" AS "STATE", SUM(1) AS "n" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1) "t0" INNER JOIN (SELECT "TRIPS"."STATE" AS "STATE", SUM("TRIPS"."FARE") AS "$__alias__0" FROM "PUBLIC"."TRIPS" "TRIPS" GROUP BY 1 ORDER BY 2 DESC LIMIT ?) "t1" ON ("t0"."STATE" = "t1"."STATE");
+-- Superset | bar chart, values bound | answered
+-- bind: 10000
+SELECT "STATE" AS "STATE", COUNT(*) AS "count" FROM "PUBLIC"."TRIPS" GROUP BY "STATE" ORDER BY "count" DESC LIMIT ?;
+-- Superset | virtual dataset, values bound | answered
+-- bind: 18; 65; 10000
+SELECT "STATE" AS "STATE", AVG("FARE") AS "AVG(FARE)" FROM (SELECT STATE, FARE, AGE FROM TRIPS WHERE AGE BETWEEN ? AND ?) AS virtual_table GROUP BY "STATE" ORDER BY "AVG(FARE)" DESC LIMIT ?;
+-- Superset | adhoc SQL filter with functions, values bound | answered
+-- bind: 'NY'
+SELECT "PAYMENT" AS "PAYMENT", COUNT(*) AS "count" FROM "PUBLIC"."TRIPS" WHERE (UPPER("STATE") = ?) GROUP BY "PAYMENT" LIMIT 10000;
+-- Superset | having on metric, values bound | answered
+-- bind: 10; 10000
+SELECT "STATE" AS "STATE", COUNT(*) AS "count" FROM "PUBLIC"."TRIPS" GROUP BY "STATE" HAVING COUNT(*) > ? ORDER BY "count" DESC LIMIT ?;
+-- Superset | series limit via join with top groups, values bound | answered
+-- bind: 2
+SELECT "PAYMENT" AS "PAYMENT", "STATE" AS "STATE", COUNT(*) AS "count" FROM "PUBLIC"."TRIPS" JOIN (SELECT "STATE" AS "STATE__", COUNT(*) AS "mme_inner__" FROM "PUBLIC"."TRIPS" GROUP BY "STATE" ORDER BY "mme_inner__" DESC LIMIT ?) AS "series_limit" ON "STATE" = "STATE__" GROUP BY "PAYMENT", "STATE" LIMIT 10000;
+-- Looker | tier dimension, values bound | answered
+-- bind: 20; 500
+SELECT CASE WHEN trips.age < ? THEN '0' WHEN trips.age >= 20 AND trips.age < 40 THEN '1' WHEN trips.age >= 40 AND trips.age < 60 THEN '2' ELSE '3' END AS "trips.age_tier__sort_", COUNT(*) AS "trips.count" FROM public.trips AS trips GROUP BY 1 ORDER BY 1 FETCH NEXT ? ROWS ONLY;
+-- Looker | derived table in a CTE, values bound | answered
+-- bind: 7; 9; 500
+WITH rider_facts AS (SELECT state, fare FROM trips WHERE hour BETWEEN ? AND ?) SELECT rider_facts.state AS "rider_facts.state", SUM(rider_facts.fare) AS "rider_facts.total" FROM rider_facts GROUP BY 1 ORDER BY 2 DESC FETCH NEXT ? ROWS ONLY;
+-- Power BI | DirectQuery sum with filter on a derived source, values bound | answered
+-- bind: 40
+select "PAYMENT", sum("FARE") as "a0" from (select "PAYMENT", "FARE", "AGE" from "PUBLIC"."TRIPS") as "$Table" where "AGE" >= ? group by "PAYMENT";
+-- Power BI | TOP N over an aggregate, values bound | answered
+-- bind: 3
+select top_n."STATE", top_n."a0" from (select "STATE", count(*) as "a0" from "PUBLIC"."TRIPS" group by "STATE") as top_n order by top_n."a0" desc limit ?;
+-- Mode / Redash | comparison of two segments in one row, values bound | answered
+-- bind: 'CASH'; 'CARD'
+SELECT a.n AS cash_trips, b.n AS card_trips, a.n - b.n AS diff FROM (SELECT COUNT(*) AS n FROM trips WHERE payment = ?) a CROSS JOIN (SELECT COUNT(*) AS n FROM trips WHERE payment = ?) b;
+-- Mode / Redash | union of segments, values bound | answered
+-- bind: 6; 11; 17; 22
+SELECT 'morning' AS slot, COUNT(*) AS trips FROM trips WHERE hour BETWEEN ? AND ? UNION ALL SELECT 'evening', COUNT(*) FROM trips WHERE hour BETWEEN ? AND ?;
+-- Mode / Redash | ratio of conditional sums, values bound | answered
+-- bind: 'CASH'
+SELECT state, SUM(CASE WHEN payment = ? THEN 1 ELSE 0 END) * 1.0 / COUNT(*) AS cash_share FROM trips GROUP BY state;
+-- Mode / Redash | OFFSET paging, values bound | answered
+-- bind: 5; 5
+SELECT county, COUNT(*) AS n FROM trips GROUP BY county ORDER BY county LIMIT ? OFFSET ?;
+-- Mode / Redash | filter on a subquery over the private table (semi-join with a release), values bound | answered
+-- bind: 5
+SELECT COUNT(*) FROM trips WHERE state IN (SELECT state FROM trips GROUP BY state HAVING COUNT(*) > ?);
+-- DBeaver / sqlline | two filters, values bound | answered
+-- bind: 'NY'; 'CASH'
+SELECT COUNT(*) AS n FROM TRIPS WHERE STATE = ? AND PAYMENT = ?;
+-- DBeaver / sqlline | explain, values bound | answered
+-- bind: 10
+EXPLAIN PLAN FOR SELECT state, COUNT(*) FROM trips GROUP BY state HAVING COUNT(*) > ?;
+-- Metabase | time series by day (cast to date) with a date range filter, values bound | answered
+-- bind: TIMESTAMP '2024-03-01 00:00:00'; TIMESTAMP '2024-04-01 00:00:00'
+SELECT CAST("PUBLIC"."TRIPS"."PICKUP_AT" AS date) AS "PICKUP_AT", count(*) AS "count" FROM "PUBLIC"."TRIPS" WHERE ("PUBLIC"."TRIPS"."PICKUP_AT" >= ? AND "PUBLIC"."TRIPS"."PICKUP_AT" < ?) GROUP BY CAST("PUBLIC"."TRIPS"."PICKUP_AT" AS date) ORDER BY CAST("PUBLIC"."TRIPS"."PICKUP_AT" AS date) ASC;
+-- Superset | daily time-series chart with time range, values bound | answered
+-- bind: TIMESTAMP '2024-01-01 00:00:00'; TIMESTAMP '2024-02-01 00:00:00'; 10000
+SELECT DATE_TRUNC('day', "PICKUP_AT") AS "__timestamp", COUNT(*) AS "count" FROM "TRIPS" WHERE "PICKUP_AT" >= ? AND "PICKUP_AT" < ? GROUP BY DATE_TRUNC('day', "PICKUP_AT") ORDER BY "count" DESC LIMIT ?;
+-- consoles | month filter with YEAR() and MONTH(), values bound | answered
+-- bind: 2024; 7
+SELECT state, count(*) FROM trips WHERE YEAR(pickup_at) = ? AND MONTH(pickup_at) = ? GROUP BY state;
+-- Power BI | left outer join with a filter on the joined table, values bound | answered
+-- bind: 'plus'; 'pass'
+SELECT "t1"."SIGNUP_YEAR", SUM("t0"."FARE") AS "a0" FROM "PUBLIC"."TRIPS" AS "t0" LEFT OUTER JOIN "PUBLIC"."RIDERS" AS "t1" ON ("t0"."RIDER_ID" = "t1"."RIDER_ID") WHERE ("t1"."PLAN" IN (?, ?)) GROUP BY "t1"."SIGNUP_YEAR";
+-- Metabase | top 10 of a breakout without a declared domain (keys: private), values bound | answered
+-- bind: 10
+SELECT "PUBLIC"."TRIPS"."ZONE" AS "ZONE", count(*) AS "count" FROM "PUBLIC"."TRIPS" GROUP BY "PUBLIC"."TRIPS"."ZONE" ORDER BY "count" DESC, "PUBLIC"."TRIPS"."ZONE" ASC LIMIT ?;
+-- Superset | declared and keys: private dimensions, top rows, values bound | answered
+-- bind: 100
+SELECT state AS state, zone AS zone, COUNT(*) AS count FROM trips GROUP BY state, zone ORDER BY count DESC LIMIT ?;
+-- Superset | metric with an aggregate FILTER clause | answered
+SELECT "STATE" AS "STATE", COUNT(*) FILTER (WHERE "PAYMENT" = 'APP') AS "app_trips" FROM "PUBLIC"."TRIPS" GROUP BY "STATE" ORDER BY "app_trips" DESC LIMIT 10000;

@@ -82,7 +82,8 @@ final class DpsqlMeta extends MetaImpl {
     PreparedQuery q = call(() -> session.prepare(sql));
     ResultTable table = call(() -> org.dpsql.backend.Cancellation.watching(cancel,
         () -> session.execute(q, List.of())));
-    Signature signature = signature(q);
+    Signature signature = q.statement() instanceof AnalyzedStatement.Deferred
+        ? signature(q, table.columns()) : signature(q);
     Frame frame = frame(table, maxRowCount);
     try {
       synchronized (callback.getMonitor()) {
@@ -125,7 +126,10 @@ final class DpsqlMeta extends MetaImpl {
     }
     ResultTable table = call(() -> org.dpsql.backend.Cancellation.watching(cancel,
         () -> session.execute(q, params)));
-    Signature signature = signature(q);
+    // a statement bound at execute was described by validation at prepare; its result says what
+    // the bound statement released
+    Signature signature = q.statement() instanceof AnalyzedStatement.Deferred
+        ? signature(q, table.columns()) : signature(q);
     return new ExecuteResult(List.of(MetaResultSet.create(h.connectionId, h.id, false, signature,
         frame(table, -1))));
   }
@@ -137,7 +141,10 @@ final class DpsqlMeta extends MetaImpl {
 
   @Override
   public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValues) {
-    throw toAvatica(SqlStates.notSupported("dpsql runs no write batches: connections are read-only"));
+    // a batch returns update counts, not result sets: a query has none to give
+    throw toAvatica(SqlStates.notSupported("batches (addBatch/executeBatch) return update counts "
+        + "and dpsql connections are read-only: execute the prepared query once per set of "
+        + "values (executeQuery), each execution is a release of its own"));
   }
 
   @Override
@@ -177,9 +184,13 @@ final class DpsqlMeta extends MetaImpl {
   }
 
   private static Signature signature(PreparedQuery q) {
+    return signature(q, q.columns());
+  }
+
+  private static Signature signature(PreparedQuery q, List<ResultColumn> resultColumns) {
     List<ColumnMetaData> columns = new ArrayList<>();
-    for (int i = 0; i < q.columns().size(); i++) {
-      columns.add(columnMetaData(i, q.columns().get(i)));
+    for (int i = 0; i < resultColumns.size(); i++) {
+      columns.add(columnMetaData(i, resultColumns.get(i)));
     }
     List<AvaticaParameter> params = new ArrayList<>();
     for (AnalyzedStatement.ParameterInfo p : q.parameters()) {

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -87,6 +88,25 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private final SystemCatalog systemCatalog = new SystemCatalog();
   private final PostProcessor postProcessor = new PostProcessor();
   private final Releases releases;
+  /**
+   * The clock that {@code CURRENT_DATE}, {@code CURRENT_TIMESTAMP}, {@code NOW()} and {@code
+   * LOCALTIMESTAMP} read, in UTC, once per execution: public input.
+   */
+  private volatile java.time.Clock clock = java.time.Clock.systemUTC();
+  /**
+   * Statements with their values bound ({@link AnalyzedStatement.Deferred}), prepared, by bound
+   * text: executing a prepared statement again with the same values (or the same clock reading)
+   * does not analyse it again. At most {@link #BOUND_CACHE} entries, least recently used first
+   * out.
+   */
+  private final Map<String, PreparedQuery> boundStatements = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, PreparedQuery> eldest) {
+          return size() > BOUND_CACHE;
+        }
+      });
+  private static final int BOUND_CACHE = 128;
 
   private DpsqlSession(Connection backend, Policy policy, BackendCatalog catalog,
       QueryAnalyzer analyzer, Accountant accountant, BigDecimal reportingDelta, RandomBits random,
@@ -271,10 +291,29 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   }
 
   private PreparedQuery prepareWithinLimits(String sql) throws SQLException {
-    return prepareAnalyzed(sql, analyzer.analyze(sql));
+    return prepareAnalyzed(sql, QueryAnalyzer.bindsAtExecute(sql, analyzer.analyze(sql)));
+  }
+
+  /**
+   * Sets the clock that relative dates ({@code CURRENT_DATE}, {@code NOW()}, ...) read: for tests
+   * and for servers that pin the time of a request. Read in UTC.
+   */
+  public void setClock(java.time.Clock clock) {
+    this.clock = java.util.Objects.requireNonNull(clock, "clock");
   }
 
   private PreparedQuery prepareAnalyzed(String sql, AnalyzedStatement st) throws SQLException {
+    if (st instanceof AnalyzedStatement.Deferred d) {
+      if (d.probe() != null) {
+        return new PreparedQuery(sql, st, prepareAnalyzed(sql, d.probe()).columns(),
+            d.parameters());
+      }
+      List<ResultColumn> columns = new ArrayList<>();
+      for (AnalyzedStatement.ColumnInfo c : d.columns()) {
+        columns.add(describedColumn(c));
+      }
+      return new PreparedQuery(sql, st, columns, d.parameters());
+    }
     if (st instanceof AnalyzedStatement.Composite c) {
       List<PreparedQuery> parts = prepareReleases(c);
       List<List<ResultColumn>> released = new ArrayList<>();
@@ -499,9 +538,52 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
 
+  /**
+   * A column as validation describes it before a statement with bound values runs: released
+   * numbers are reported as DOUBLE (noisy), text, dates, timestamps and booleans as themselves.
+   */
+  private static ResultColumn describedColumn(AnalyzedStatement.ColumnInfo c) {
+    return switch (c.jdbcType()) {
+      case java.sql.Types.CHAR, java.sql.Types.VARCHAR -> ResultColumn.varchar(c.label(), true);
+      case java.sql.Types.DATE -> ResultColumn.date(c.label(), true);
+      case java.sql.Types.TIMESTAMP -> ResultColumn.timestamp(c.label(), true);
+      case java.sql.Types.BOOLEAN -> ResultColumn.bool(c.label(), true);
+      default -> ResultColumn.doubles(c.label(), true);
+    };
+  }
+
+  /**
+   * A statement whose values are bound at execute: its parameters and clock calls are written as
+   * literals, and the bound statement is prepared (once per bound text) and run like a statement
+   * written with those literals, so its release identity includes the values. A refusal that
+   * depends on a value keeps its SQLState and names the parameter; nothing is charged for it.
+   */
+  private ResultTable executeBound(AnalyzedStatement.Deferred d, List<Object> parameters)
+      throws SQLException {
+    org.dpsql.sql.StatementTemplate.Bound bound =
+        d.template().bind(parameters, d.parameters(), clock.instant());
+    PreparedQuery prepared = boundStatements.get(bound.sql());
+    try {
+      if (prepared == null) {
+        prepared = prepareWithinLimits(bound.sql());
+        boundStatements.put(bound.sql(), prepared);
+      }
+      return executeWithinLimits(prepared, List.of());
+    } catch (SQLException e) {
+      String state = e.getSQLState() == null ? "" : e.getSQLState();
+      boolean aboutValues = state.startsWith("22") || state.startsWith("42")
+          || state.equals(SqlStates.NOT_ALLOWED) || state.equals(SqlStates.NOT_SUPPORTED)
+          || state.equals(SqlStates.BAD_PRIVACY_PARAMETER);
+      throw aboutValues ? bound.explain(e) : e;
+    }
+  }
+
   private ResultTable executeWithinLimits(PreparedQuery q, List<Object> parameters)
       throws SQLException {
     AnalyzedStatement st = q.statement();
+    if (st instanceof AnalyzedStatement.Deferred d) {
+      return executeBound(d, parameters);
+    }
     if (st instanceof AnalyzedStatement.Composite c) {
       return executeComposite(c, q.parts());
     }

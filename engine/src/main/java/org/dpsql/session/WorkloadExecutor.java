@@ -186,6 +186,15 @@ final class WorkloadExecutor {
   /** The calibration a workload would use (for EXPLAIN); charges nothing, measures nothing. */
   WorkloadCalibration calibrate(TablePolicy table, DpHint hint, List<Measurement> ms,
       List<? extends Workload> ws) throws SQLException {
+    for (Workload w : ws) {
+      if (w.frobeniusSquared() == 0) {
+        // no cell selected: there is nothing to measure (and no strategy to design)
+        throw SqlStates.notSupported("the statement's filter selects no cell of the columns' "
+            + "public domains (a range outside the domain, e.g. a date after its max), so its "
+            + "answer does not depend on the data; widen the range or check its values "
+            + "(CURRENT_DATE, NOW() and the other relative dates read the clock in UTC)");
+      }
+    }
     return WorkloadCalibration.calibrate(accountant.accounting(), policy.budget().defaultQuery(),
         reportingDelta, hint, ms, ws, table.maxRowsPerUnit());
   }

@@ -70,6 +70,21 @@ public sealed interface AnalyzedStatement {
   /** {@code EXPLAIN PLAN FOR} a {@link Composite} statement: describes it, spends nothing. */
   record ExplainComposite(Composite composite, String normalizedSql) implements AnalyzedStatement {}
 
+  /**
+   * A statement over private tables with values known only when it runs (dynamic parameters, the
+   * clock): at execute its {@code template} is bound ({@link StatementTemplate#bind}) and the
+   * bound text, literals only, is analysed like any statement, on whichever path answers it.
+   * {@code probe} is the single-aggregate analysis with the parameters kept (its result columns
+   * and checks at prepare), or null when the statement is described by validation only ({@code
+   * columns}); {@code parameters} are the parameters' inferred types.
+   */
+  record Deferred(StatementTemplate template, AnalyzedStatement probe,
+      List<ParameterInfo> parameters, List<ColumnInfo> columns, String normalizedSql)
+      implements AnalyzedStatement {}
+
+  /** A result column as validation describes it before the statement runs. */
+  record ColumnInfo(String label, int jdbcType, String typeName) {}
+
   /** The JDBC type of a dynamic parameter, as validation inferred it. */
   record ParameterInfo(int jdbcType, String typeName, int precision, int scale) {}
 }

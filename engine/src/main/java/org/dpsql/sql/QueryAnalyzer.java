@@ -164,6 +164,16 @@ public final class QueryAnalyzer {
           throw SqlStates.notSupported(
               "EXPLAIN PLAN FOR is for queries over private tables; run queries on public tables directly");
         }
+        StatementTemplate template = StatementTemplate.of(sql);
+        if (template.bindsAtExecute()) {
+          // parameters and the clock are bound at execute; EXPLAIN then shows the bound values
+          SqlNode explicandum = ((SqlExplain) parse(template.withClock(java.time.Instant.now())))
+              .getExplicandum();
+          return new AnalyzedStatement.Deferred(template, null,
+              parameterInfos(relationalPlanner.describe(explicandum).parameterTypes()),
+              List.of(new AnalyzedStatement.ColumnInfo("PLAN", java.sql.Types.VARCHAR,
+                  "VARCHAR")), normalized);
+        }
         Object q;
         try {
           q = analyzePrivate(inner, parse(sql), t);
@@ -203,6 +213,105 @@ public final class QueryAnalyzer {
       checkStandardFunctions(node);
       return new AnalyzedStatement.PassThrough(node.toSqlString(backendDialect).getSql(), normalized);
     }
+    StatementTemplate template = StatementTemplate.of(sql);
+    if (template.bindsAtExecute()) {
+      return deferred(sql, template, node, normalized, t);
+    }
+    return analyzePrivateStatement(sql, node, normalized, t);
+  }
+
+  /**
+   * A private statement with parameters or clock calls, bound at execute. A single aggregate
+   * statement is analysed at prepare with its parameters kept (its checks and result columns come
+   * from that analysis, as before); any other statement is validated (its result and parameter
+   * types), and analysed once its values are bound.
+   */
+  private AnalyzedStatement deferred(String sql, StatementTemplate template, SqlNode node,
+      String normalized, Tables t) throws SQLException {
+    if (!template.readsClock()) {
+      try {
+        AnalyzedStatement probe = analyzePrivateStatement(sql, node, normalized, t);
+        List<AnalyzedStatement.ParameterInfo> params =
+            probe instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
+                : probe instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters() : null;
+        if (params != null && params.size() == template.parameterCount()) {
+          // the session binds it at execute like any other (see bindsAtExecute)
+          return probe;
+        }
+      } catch (NeedsBinding e) {
+        // a composite statement: described below, analysed with its values bound
+      }
+    }
+    // the clock's values do not change the types: any instant describes the statement
+    String described = template.withClock(java.time.Instant.now());
+    org.dpsql.sql.relational.RelationalPlanner.Description d;
+    List<AnalyzedStatement.ParameterInfo> parameters;
+    try {
+      d = relationalPlanner.describe(parse(described));
+      parameters = parameterInfos(d.parameterTypes());
+    } catch (SQLException e) {
+      if (e.getMessage() == null || !e.getMessage().startsWith("SQL validation error")) {
+        throw e;
+      }
+      // Calcite could not type a parameter (e.g. one compared inside a CASE inside an
+      // aggregate): described with NULL in its place, and bound by its value's own type
+      described = template.withNulls(java.time.Instant.now());
+      d = relationalPlanner.describe(parse(described));
+      parameters = new ArrayList<>();
+      for (int i = 0; i < template.parameterCount(); i++) {
+        parameters.add(new AnalyzedStatement.ParameterInfo(java.sql.Types.OTHER, "OTHER", 0, 0));
+      }
+    }
+    List<String> labels = labels(parse(described), d.rowType().getFieldNames());
+    List<AnalyzedStatement.ColumnInfo> columns = new ArrayList<>();
+    for (int i = 0; i < labels.size(); i++) {
+      RelDataType type = d.rowType().getFieldList().get(i).getType();
+      columns.add(new AnalyzedStatement.ColumnInfo(labels.get(i),
+          type.getSqlTypeName().getJdbcOrdinal(), type.getSqlTypeName().getName()));
+    }
+    return new AnalyzedStatement.Deferred(template, null, parameters, columns, normalized);
+  }
+
+  /**
+   * {@code st}, the analysis of {@code sql}, as the session runs it: a private aggregate or
+   * workload with parameters is bound at execute (its values written as literals and the bound
+   * statement analysed again), like every other statement with parameters; its analysis with the
+   * parameters kept gives the checks and the result columns at prepare. Other statements are
+   * returned as they are.
+   */
+  public static AnalyzedStatement bindsAtExecute(String sql, AnalyzedStatement st) {
+    List<AnalyzedStatement.ParameterInfo> params =
+        st instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
+            : st instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters() : List.of();
+    if (params.isEmpty()) {
+      return st;
+    }
+    return new AnalyzedStatement.Deferred(StatementTemplate.of(sql), st, params, List.of(),
+        st.normalizedSql());
+  }
+
+  /** Refusal of a statement that is answered once its parameters are bound to literals. */
+  private static final class NeedsBinding extends SQLException {
+    NeedsBinding() {
+      super("parameters are bound at execute", SqlStates.NOT_SUPPORTED);
+    }
+  }
+
+  private static List<AnalyzedStatement.ParameterInfo> parameterInfos(List<RelDataType> types) {
+    List<AnalyzedStatement.ParameterInfo> params = new ArrayList<>();
+    for (RelDataType t : types) {
+      if (t == null || t.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.UNKNOWN) {
+        params.add(new AnalyzedStatement.ParameterInfo(java.sql.Types.OTHER, "OTHER", 0, 0));
+        continue;
+      }
+      params.add(new AnalyzedStatement.ParameterInfo(t.getSqlTypeName().getJdbcOrdinal(),
+          t.getSqlTypeName().getName(), Math.max(0, t.getPrecision()), Math.max(0, t.getScale())));
+    }
+    return params;
+  }
+
+  private AnalyzedStatement analyzePrivateStatement(String sql, SqlNode node, String normalized,
+      Tables t) throws SQLException {
     SqlNode fresh = parse(sql);
     if (outsideSingleTableForm(node)) {
       // WITH, subqueries, HAVING, window functions: only the relational front end answers them
@@ -244,6 +353,8 @@ public final class QueryAnalyzer {
       SQLException refusal) throws SQLException {
     try {
       return composite(node, normalized);
+    } catch (NeedsBinding e) {
+      throw e;
     } catch (SQLException e) {
       // a statement the relational validator cannot even read (a column outside the policy, a
       // type error), or a private aggregate over a join, is best explained by the single-aggregate
@@ -261,9 +372,7 @@ public final class QueryAnalyzer {
   private AnalyzedStatement.Composite composite(SqlNode node, String normalized)
       throws SQLException {
     if (hasDynamicParameters(node)) {
-      throw SqlStates.notSupported("parameters (?) are supported in single aggregate statements"
-          + " (SELECT ... FROM table WHERE ... GROUP BY ...); in statements with subqueries, CTEs,"
-          + " HAVING or post-processing write the values as literals");
+      throw new NeedsBinding(); // answered with its values bound, at execute
     }
     DpHint hint = statementHint(node);
     org.apache.calcite.rel.RelNode plan = relationalPlanner.plan(node);
@@ -854,7 +963,9 @@ public final class QueryAnalyzer {
       }
       throw new SQLException("SQL syntax error: " + e.getMessage(), "42000", e);
     }
-    return QuantileCall.rewrite(parsed); // MEDIAN, which Calcite does not know; fractions checked
+    // MEDIAN, which Calcite does not know (fractions checked); constants folded into literals
+    // FILTER (WHERE ...) of COUNT and SUM as the conditional aggregates they equal
+    return FilterClauses.rewrite(ConstantFolding.fold(QuantileCall.rewrite(parsed)));
   }
 
   /** Validates the statement against the backend tables; returns the dynamic parameters' types. */
@@ -872,13 +983,11 @@ public final class QueryAnalyzer {
       SqlNode validated = validator.validate(node);
       checkComparisons(validated, validator);
       RelDataType paramRow = validator.getParameterRowType(validated);
-      List<AnalyzedStatement.ParameterInfo> params = new ArrayList<>();
+      List<RelDataType> types = new ArrayList<>();
       for (RelDataTypeField f : paramRow.getFieldList()) {
-        RelDataType t = f.getType();
-        params.add(new AnalyzedStatement.ParameterInfo(t.getSqlTypeName().getJdbcOrdinal(),
-            t.getSqlTypeName().getName(), Math.max(0, t.getPrecision()), Math.max(0, t.getScale())));
+        types.add(f.getType());
       }
-      return params;
+      return parameterInfos(types);
     } catch (CalciteContextException e) {
       String msg = e.getMessage();
       String state = "42000";

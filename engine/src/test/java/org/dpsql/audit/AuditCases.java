@@ -51,7 +51,8 @@ final class AuditCases {
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(), timeSeriesSynopsis(),
         variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin(),
-        median(), quartiles(), medianWithCount(), privateKeys());
+        median(), quartiles(), medianWithCount(), privateKeys(), parameterizedSubquery(),
+        relativeDateSeries());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -515,5 +516,39 @@ final class AuditCases {
         List.of("INSERT INTO PERSONS VALUES (" + UNIT + ", 'F', 40)", unit.toString()), policy,
         "SELECT * FROM TABLE(DPSQL.ADAPTIVE_TABLE('DHC'))", ReleasedValue.sumOf("COUNT"),
         BackendFault.BOUNDING_OFF);
+  }
+
+  // ---- values bound at execute: parameters and the session's clock ----
+
+  /**
+   * {@link #relationalSubquery()} as an application runs it: a prepared statement whose
+   * subquery's filter takes two bound parameters (G = 'A', AGE >= 0), bound to literals at
+   * execute and then released on the relational path like the literal statement.
+   */
+  static AuditCase parameterizedSubquery() {
+    return new AuditCase("parameterized-subquery", "COUNT(*) in a subquery with arithmetic above "
+            + "it, its filter values bound as parameters (G = ?, AGE >= ?; bound at execute, "
+            + "then the relational front end), geometric, pure ε = 2 (default_query)",
+        aggregateBackground(), aggregateUnit(), aggregatePolicy(PURE_DEFAULT_2, ""),
+        "SELECT n * 2 + 1 AS X FROM (SELECT COUNT(*) AS n FROM T WHERE G = ? AND AGE >= ?) s",
+        ReleasedValue.single("X"), BackendFault.BOUNDING_OFF, List.of(), List.of("A", 0), null);
+  }
+
+  /**
+   * {@link #timeSeries()} with its range written relative to the clock: TS >= CURRENT_DATE -
+   * INTERVAL '2' DAY with the session's clock at 2024-01-04 12:00 UTC, i.e. TS >= 2024-01-02,
+   * evaluated once per execution and then folded into the literal bound.
+   */
+  static AuditCase relativeDateSeries() {
+    return new AuditCase("relative-date-series", "COUNT(*) GROUP BY CAST(TS AS DATE) WHERE TS >= "
+            + "CURRENT_DATE - INTERVAL '2' DAY (the session clock pinned at 2024-01-04 12:00 "
+            + "UTC, folded to a bin start; relational front end, day cells as a workload), "
+            + "pure ε = 2 (default_query)", aggregateBackground(), aggregateUnit(),
+        aggregatePolicy(PURE_DEFAULT_2, "      TS: {min: 2024-01-01, max: 2024-01-07, bin: 1 day}\n"),
+        "SELECT CAST(TS AS DATE) AS D, COUNT(*) AS N FROM T WHERE TS >= CURRENT_DATE - "
+            + "INTERVAL '2' DAY GROUP BY CAST(TS AS DATE)",
+        ReleasedValue.cell("D", java.sql.Date.valueOf("2024-01-04"), "N"),
+        BackendFault.BOUNDING_OFF, List.of(), List.of(),
+        java.time.Instant.parse("2024-01-04T12:00:00Z"));
   }
 }

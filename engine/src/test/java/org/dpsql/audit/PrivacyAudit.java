@@ -61,6 +61,6 @@ final class PrivacyAudit {
   private static ReleaseSampler sampler(NeighbouringDatabases dbs, AuditCase c,
       NeighbouringDatabases.Side side, BackendFault fault) {
     return new ReleaseSampler(dbs.dpsqlUrl(side, fault, c.fault().asTrino()), dbs.policy(),
-        c.before(), c.sql(), c.value());
+        c.before(), c.sql(), c.value(), c.parameters(), c.clock());
   }
 }

@@ -52,7 +52,10 @@ class ReleasePathAuditTest {
       // the sum of 8 noisy cells: 700 runs give the power to see a shift of 8 against 2
       Map.entry("count-distinct-unit", new int[] {150, 700}),
       // the sum of 10 noisy groups: a shift of 10 against 1
-      Map.entry("private-keys", new int[] {150, 700}));
+      Map.entry("private-keys", new int[] {150, 700}),
+      // values bound at execute, then the relational front end
+      Map.entry("parameterized-subquery", new int[] {40, 150}),
+      Map.entry("relative-date-series", new int[] {40, 150}));
   /** The count with geometric noise must reach this share of its ε (the tightness bar). */
   static final double COUNT_GEOMETRIC_TIGHTNESS = 0.8;
 

@@ -30,21 +30,50 @@ final class ReleaseSampler {
   private final List<String> before;
   private final String sql;
   private final ReleasedValue value;
+  private final List<Object> parameters;
+  private final java.time.Instant clock;
 
   ReleaseSampler(String url, Path policy, String sql, ReleasedValue value) {
     this(url, policy, List.of(), sql, value);
+  }
+
+  ReleaseSampler(String url, Path policy, List<String> before, String sql, ReleasedValue value) {
+    this(url, policy, before, sql, value, List.of(), null);
   }
 
   /**
    * A sampler that runs {@code before} (e.g. the release of a synopsis) on each connection, then
    * {@code sql}, whose result the value is read from.
    */
-  ReleaseSampler(String url, Path policy, List<String> before, String sql, ReleasedValue value) {
+  ReleaseSampler(String url, Path policy, List<String> before, String sql, ReleasedValue value,
+      List<Object> parameters, java.time.Instant clock) {
     this.url = url;
     this.policy = policy;
     this.before = List.copyOf(before);
     this.sql = sql;
     this.value = value;
+    this.parameters = List.copyOf(parameters);
+    this.clock = clock;
+  }
+
+  /**
+   * {@code sql}'s value on {@code c}: a prepared statement with the parameters bound when there
+   * are any, else a plain statement.
+   */
+  private double run(Connection c) throws SQLException {
+    if (parameters.isEmpty()) {
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        return value.of(rs);
+      }
+    }
+    try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.size(); i++) {
+        ps.setObject(i + 1, parameters.get(i));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        return value.of(rs);
+      }
+    }
   }
 
   private void runBefore(Connection c) throws SQLException {
@@ -69,9 +98,7 @@ final class ReleaseSampler {
       for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
         try (Connection c = open(firstSeed + i)) {
           runBefore(c);
-          try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            out[i] = value.of(rs);
-          }
+          out[i] = run(c);
         }
       }
       return null;
@@ -103,9 +130,7 @@ final class ReleaseSampler {
   ClaimedCost claimed(long seed) throws SQLException {
     try (Connection c = open(seed)) {
       runBefore(c);
-      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-        value.of(rs);
-      }
+      run(c);
       return ClaimedCost.of(c);
     }
   }
@@ -114,6 +139,11 @@ final class ReleaseSampler {
     Properties p = new Properties();
     p.setProperty("policy", policy.toString());
     p.setProperty("seed", Long.toString(seed));
-    return DriverManager.getConnection(url, p);
+    Connection c = DriverManager.getConnection(url, p);
+    if (clock != null) {
+      org.dpsql.jdbc.SessionAccess.session(c).setClock(
+          java.time.Clock.fixed(clock, java.time.ZoneOffset.UTC));
+    }
+    return c;
   }
 }

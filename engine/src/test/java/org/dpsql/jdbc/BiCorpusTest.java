@@ -30,8 +30,34 @@ import org.junit.jupiter.api.Test;
  */
 class BiCorpusTest {
 
-  /** One statement of the corpus. */
-  record Entry(String tool, String shape, String expected, String sql) {}
+  /**
+   * One statement of the corpus; {@code binds} are the values of its parameters (a prepared
+   * statement), empty for a plain statement.
+   */
+  record Entry(String tool, String shape, String expected, String sql, List<Object> binds) {}
+
+  /**
+   * The values of a {@code -- bind: v1; v2} line: integers, decimals, 'text', DATE '...' and
+   * TIMESTAMP '...'.
+   */
+  static List<Object> binds(String text) {
+    List<Object> out = new ArrayList<>();
+    for (String v : text.split(";")) {
+      v = v.strip();
+      if (v.startsWith("'")) {
+        out.add(v.substring(1, v.length() - 1));
+      } else if (v.startsWith("DATE '")) {
+        out.add(java.sql.Date.valueOf(v.substring(6, v.length() - 1)));
+      } else if (v.startsWith("TIMESTAMP '")) {
+        out.add(java.sql.Timestamp.valueOf(v.substring(11, v.length() - 1)));
+      } else if (v.contains(".")) {
+        out.add(new java.math.BigDecimal(v));
+      } else {
+        out.add(Integer.valueOf(v));
+      }
+    }
+    return out;
+  }
 
   static List<Entry> corpus() throws IOException {
     String text;
@@ -40,17 +66,21 @@ class BiCorpusTest {
     }
     List<Entry> entries = new ArrayList<>();
     String[] header = null;
+    List<Object> bound = List.of();
     StringBuilder sql = new StringBuilder();
     for (String line : text.split("\n")) {
       if (line.startsWith("-- ") && line.split(" \\| ").length == 3 && !line.contains("\"")) {
         header = line.substring(3).split(" \\| ");
+        bound = List.of();
         sql.setLength(0);
+      } else if (header != null && line.startsWith("-- bind: ")) {
+        bound = binds(line.substring("-- bind: ".length()));
       } else if (header != null && !line.startsWith("--") && !line.isBlank()) {
         sql.append(line).append('\n');
         if (line.strip().endsWith(";")) {
           String s = sql.toString().strip();
           entries.add(new Entry(header[0], header[1], header[2].strip(),
-              s.substring(0, s.length() - 1)));
+              s.substring(0, s.length() - 1), bound));
           header = null;
         }
       }
@@ -136,9 +166,26 @@ class BiCorpusTest {
         "jdbc:dpsql:" + url.substring("jdbc:".length()), p)) {
       for (Entry e : corpus) {
         String outcome;
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(e.sql())) {
-          while (rs.next()) {
-            // read every row
+        try {
+          if (e.binds().isEmpty()) {
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(e.sql())) {
+              while (rs.next()) {
+                // read every row
+              }
+            }
+          } else {
+            try (PreparedStatement ps = c.prepareStatement(e.sql())) {
+              assertEquals(e.binds().size(), ps.getParameterMetaData().getParameterCount(),
+                  e.sql());
+              for (int i = 0; i < e.binds().size(); i++) {
+                ps.setObject(i + 1, e.binds().get(i));
+              }
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  // read every row
+                }
+              }
+            }
           }
           outcome = "answered";
         } catch (SQLException ex) {

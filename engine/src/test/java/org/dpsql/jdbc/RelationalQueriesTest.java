@@ -321,15 +321,16 @@ class RelationalQueriesTest {
       SQLException other = assertThrows(SQLException.class, () -> rows(c,
           "SELECT BIT_AND(AGE) FROM (SELECT AGE FROM TRIPS) t"));
       assertEquals("XDP03", other.getSQLState(), other.getMessage());
-      SQLException params = assertThrows(SQLException.class, () -> {
-        try (PreparedStatement ps = c.prepareStatement(
-            "SELECT COUNT(*) FROM (SELECT * FROM TRIPS WHERE AGE > ?) t")) {
-          ps.setInt(1, 3);
-          ps.executeQuery();
-        }
-      });
-      assertEquals("XDP03", params.getSQLState());
       assertTrue(spent(c).isZero());
+      // a parameter inside a subquery is bound at execute: answered like the literal
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT COUNT(*) FROM (SELECT * FROM TRIPS WHERE AGE > ?) t")) {
+        ps.setInt(1, 3);
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+          assertTrue(rs.next());
+        }
+      }
+      assertFalse(spent(c).isZero());
     }
   }
 

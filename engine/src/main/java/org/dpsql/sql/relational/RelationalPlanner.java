@@ -121,8 +121,44 @@ public final class RelationalPlanner {
     this.calciteConfig = new CalciteConnectionConfigImpl(p);
   }
 
-  /** The validated, converted and normalised plan of a query. */
-  public RelNode plan(SqlNode query) throws SQLException {
+  /** A validated statement and the validator that read it. */
+  private record Validated(SqlValidator validator, SqlNode node, CalciteCatalogReader reader) {}
+
+  /**
+   * What a statement returns and takes, as validation infers it: the result's row type and the
+   * type of each dynamic parameter in order (a statement whose parameters are bound at execute is
+   * described so at prepare).
+   */
+  public record Description(org.apache.calcite.rel.type.RelDataType rowType,
+      List<org.apache.calcite.rel.type.RelDataType> parameterTypes) {}
+
+  /** Validates {@code query} (which it may rewrite) and describes its result and parameters. */
+  public Description describe(SqlNode query) throws SQLException {
+    Validated v = validate(query);
+    // each parameter's type where validation inferred one (Calcite's getParameterRowType fails
+    // on the first it did not, e.g. a comparison inside a CASE inside an aggregate); an unknown
+    // type is null, and the value's own type is used when it is bound
+    java.util.TreeMap<Integer, org.apache.calcite.rel.type.RelDataType> byIndex =
+        new java.util.TreeMap<>();
+    v.node().accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+      @Override
+      public Void visit(org.apache.calcite.sql.SqlDynamicParam param) {
+        org.apache.calcite.rel.type.RelDataType t =
+            v.validator().getValidatedNodeTypeIfKnown(param);
+        if (t != null || !byIndex.containsKey(param.getIndex())) {
+          byIndex.put(param.getIndex(), t);
+        }
+        return null;
+      }
+    });
+    List<org.apache.calcite.rel.type.RelDataType> params = new java.util.ArrayList<>();
+    for (int i = 0; i <= (byIndex.isEmpty() ? -1 : byIndex.lastKey()); i++) {
+      params.add(byIndex.get(i));
+    }
+    return new Description(v.validator().getValidatedNodeType(v.node()), params);
+  }
+
+  private Validated validate(SqlNode query) throws SQLException {
     CalciteCatalogReader reader =
         new CalciteCatalogReader(rootSchema, defaultSchemaPath, typeFactory, calciteConfig);
     query = VarianceRewrite.rewrite(DateTrunc.oracleTrunc(query));
@@ -159,6 +195,15 @@ public final class RelationalPlanner {
     } catch (RuntimeException e) {
       throw new SQLException("SQL validation error: " + e.getMessage(), "42000", e);
     }
+    return new Validated(validator, validated, reader);
+  }
+
+  /** The validated, converted and normalised plan of a query. */
+  public RelNode plan(SqlNode query) throws SQLException {
+    Validated v = validate(query);
+    SqlValidator validator = v.validator();
+    SqlNode validated = v.node();
+    CalciteCatalogReader reader = v.reader();
     HepPlanner conversion = new HepPlanner(HepProgram.builder().build());
     conversion.setExecutor(UNREDUCED);
     RelOptCluster cluster = RelOptCluster.create(conversion, new RexBuilder(typeFactory));
