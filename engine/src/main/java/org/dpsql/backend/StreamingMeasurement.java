@@ -181,8 +181,10 @@ final class StreamingMeasurement implements MeasurementStrategy {
     long[] kept = {0};
     boolean h2 = dialect instanceof org.apache.calcite.sql.dialect.H2SqlDialect;
     boolean autoCommit = backend.getAutoCommit();
+    EmbeddedH2Session pinned = null;
     if (h2) {
       setLazy(true);
+      pinned = EmbeddedH2Session.pin(backend);
     } else if (autoCommit) {
       backend.setAutoCommit(false); // PostgreSQL streams with a cursor only inside a transaction
     }
@@ -226,6 +228,9 @@ final class StreamingMeasurement implements MeasurementStrategy {
         stopIfOverdue(ps, deadline, timeout);
       }
     } finally {
+      if (pinned != null) {
+        pinned.close();
+      }
       if (h2) {
         setLazy(false);
       } else if (autoCommit) {
