@@ -1001,15 +1001,17 @@ final class StreamingMeasurement implements MeasurementStrategy {
 
   /**
    * The priority of a unit's group: a 64-bit hash of the unit and the group's keys, keyed by
-   * {@code salt} (FNV-1a over their text, then the SplitMix64 finaliser).
+   * {@code salt} (FNV-1a over each value, an integer by its 8 bytes and anything else by its
+   * text, each followed by a separator; then the SplitMix64 finaliser). A column's values all
+   * have one Java type, so equal values always hash alike.
    */
   static long priority(long salt, Object unit, int cell, Object[] extra) {
     long h = 0xcbf29ce484222325L ^ salt;
-    h = mixIn(h, String.valueOf(unit));
-    h = mixIn(h, Integer.toString(cell));
+    h = mixIn(h, unit);
+    h = mixIn(h, (long) cell);
     if (extra != null) {
       for (Object o : extra) {
-        h = mixIn(h, String.valueOf(o));
+        h = mixIn(h, o);
       }
     }
     h ^= salt;
@@ -1018,11 +1020,22 @@ final class StreamingMeasurement implements MeasurementStrategy {
     return h ^ (h >>> 31);
   }
 
-  private static long mixIn(long h, String s) {
-    for (int i = 0; i < s.length(); i++) {
-      h = (h ^ s.charAt(i)) * 0x100000001b3L;
+  private static final long FNV_PRIME = 0x100000001b3L;
+
+  private static long mixIn(long h, Object o) {
+    if (o instanceof Integer || o instanceof Long || o instanceof Short || o instanceof Byte) {
+      long v = ((Number) o).longValue();
+      for (int i = 0; i < Long.BYTES; i++) {
+        h = (h ^ (v & 0xff)) * FNV_PRIME;
+        v >>>= 8;
+      }
+      return (h ^ 0x100) * FNV_PRIME; // a separator, as for text
     }
-    return (h ^ 0xff) * 0x100000001b3L; // a separator, so that ("ab", "c") differs from ("a", "bc")
+    String s = String.valueOf(o);
+    for (int i = 0; i < s.length(); i++) {
+      h = (h ^ s.charAt(i)) * FNV_PRIME;
+    }
+    return (h ^ 0xff) * FNV_PRIME; // a separator, so that ("ab", "c") differs from ("a", "bc")
   }
 
   // ------------------------------------------------------------------ aggregation
