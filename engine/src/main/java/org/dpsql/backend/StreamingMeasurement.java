@@ -780,7 +780,9 @@ final class StreamingMeasurement implements MeasurementStrategy {
           t.rows[g]++;
           if (lastUnit[g] != u) {
             lastUnit[g] = u;
-            t.units[g]++;
+            if (u != units.nullId) { // COUNT(DISTINCT unit) leaves NULL out, as SQL does
+              t.units[g]++;
+            }
           }
           for (int m = 0; m < kinds.length; m++) {
             switch (kinds[m]) {
