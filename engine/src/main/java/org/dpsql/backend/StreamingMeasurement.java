@@ -162,7 +162,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
         parameters);
     GroupTotals totals = kept.totals(groups.count());
     for (int g = 0; g < groups.count(); g++) {
-      if (totals.units[g] > 0) { // a group whose rows were all replaced in the reservoirs: none
+      if (totals.rows[g] > 0) { // a group whose rows were all replaced in the reservoirs: none
         GroupKey key = groups.key(g);
         out.add(new MeasuredGroup(key.cell, Arrays.asList(key.extra), totals.units[g],
             totals.values(g)));
@@ -317,8 +317,8 @@ final class StreamingMeasurement implements MeasurementStrategy {
       }
     });
     Aggregates agg = new Aggregates(plan);
-    for (Unit unit : units.values()) {
-      agg.add(unit.finalRows(k, random));
+    for (Map.Entry<Object, GroupedUnit> e : units.entrySet()) {
+      agg.add(e.getValue().finalRows(k, random), e.getKey() != null);
     }
     return agg;
   }
@@ -1095,8 +1095,11 @@ final class StreamingMeasurement implements MeasurementStrategy {
       }
     }
 
-    /** Adds one unit's kept rows: their values, and the unit once in each of its groups. */
-    void add(List<Row> rows) {
+    /**
+     * Adds one unit's kept rows: their values, and the unit once in each of its groups unless
+     * {@code counted} is false (the NULL unit, which COUNT(DISTINCT unit) leaves out).
+     */
+    void add(List<Row> rows, boolean counted) {
       List<Acc> seen = new ArrayList<>(rows.size());
       for (Row r : rows) {
         Acc acc = groups.computeIfAbsent(new GroupKey(r.cell(), r.extra()), g -> new Acc(ms));
@@ -1112,16 +1115,18 @@ final class StreamingMeasurement implements MeasurementStrategy {
             acc.sums[m] += r.values()[m];
           }
         }
-        boolean counted = false;
+        boolean inUnit = false;
         for (Acc a : seen) {
           if (a == acc) {
-            counted = true;
+            inUnit = true;
             break;
           }
         }
-        if (!counted) {
+        if (!inUnit) {
           seen.add(acc);
-          acc.units++;
+          if (counted) {
+            acc.units++;
+          }
         }
       }
     }
