@@ -38,9 +38,26 @@ import java.util.Properties;
  * in a temporary directory) or {@code pg} (PostgreSQL from {@code DPSQL_TEST_PG_URL}, {@code
  * _USER}, {@code _PASSWORD}); {@code ROUNDS} measured rounds after one warm-up round. With
  * {@code heap} as a fourth argument, also the peak heap of one streamed COUNT (after a GC).
+ * System properties, for profiling one shape: {@code -Dshapes=0,1} measures only those shapes
+ * (0-based, in the order above), {@code -DpushDown=false} leaves push-down out (its column then
+ * reads 0), {@code -Dclock=cpu} times each statement by the calling thread's CPU time instead of
+ * the wall clock (on a shared machine; the whole statement runs on that thread with embedded H2,
+ * but the garbage collector's and the JIT compiler's threads are left out).
  */
 public final class StreamingRatios {
   private StreamingRatios() {}
+
+  private static final boolean CPU_CLOCK = "cpu".equals(System.getProperty("clock"));
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /** Nanoseconds on the clock the run measures with. */
+  private static long now() {
+    return CPU_CLOCK ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+  }
+
+  private static final boolean WITH_PUSH_DOWN =
+      !"false".equals(System.getProperty("pushDown"));
 
   record Shape(String name, String exact, String dpsql, int expectedRowsAtLeast) {}
 
@@ -118,8 +135,11 @@ public final class StreamingRatios {
         System.out.println("| statement | exact (ms) | streaming (ms) | × exact | push-down (ms) "
             + "| × exact |");
         System.out.println("|---|---|---|---|---|---|");
-        for (Shape s : SHAPES) {
-          measure(s, c, streaming, pushDown, rounds);
+        String only = System.getProperty("shapes");
+        for (int i = 0; i < SHAPES.size(); i++) {
+          if (only == null || Arrays.asList(only.split(",")).contains(Integer.toString(i))) {
+            measure(SHAPES.get(i), c, streaming, pushDown, rounds);
+          }
         }
       } finally {
         streaming.close();
@@ -209,12 +229,15 @@ public final class StreamingRatios {
       Connection[] order = round % 2 == 0 ? new Connection[] {direct, streaming, pushDown}
           : new Connection[] {pushDown, streaming, direct};
       for (Connection c : order) {
+        if (c == pushDown && !WITH_PUSH_DOWN) {
+          continue;
+        }
         // literals, not parameters: dpsql takes no parameter in a filter over a private join
         String sql = (c == direct ? s.exact() : s.dpsql()).replace("?",
             Integer.toString(c == direct ? age : age + 10 * round));
-        long t = System.nanoTime();
+        long t = now();
         int n = drain(c, sql);
-        double ms = (System.nanoTime() - t) / 1e6;
+        double ms = (now() - t) / 1e6;
         if (c == direct && n < s.expectedRowsAtLeast()) {
           throw new IllegalStateException(s.name() + ": " + n + " rows");
         }
@@ -225,7 +248,7 @@ public final class StreamingRatios {
     }
     double e = median(times.get("exact"));
     double str = median(times.get("streaming"));
-    double pdm = median(times.get("push-down"));
+    double pdm = WITH_PUSH_DOWN ? median(times.get("push-down")) : 0;
     System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.2f | %.0f | %.2f |%n", s.name(), e,
         str, str / e, pdm, pdm / e);
   }

@@ -5,9 +5,11 @@ import java.math.RoundingMode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -19,6 +21,7 @@ import java.util.Set;
 import org.apache.calcite.sql.SqlDialect;
 import org.dpsql.mechanism.RandomBits;
 import org.dpsql.policy.ColumnPolicy;
+import org.dpsql.rewrite.CellDomain;
 import org.dpsql.rewrite.MeasuredGroup;
 import org.dpsql.rewrite.Measurement;
 import org.dpsql.rewrite.MeasurementPlan;
@@ -63,7 +66,10 @@ import org.dpsql.rewrite.QuantileGrid;
  * it holds for every draw.
  *
  * <p>Memory: O(k) per unit (O(m·k) while choosing groups), and at most {@code maxKeptRows} kept
- * rows in all; a statement that would keep more stops its scan with {@link OverCap} and the
+ * rows in all. Without a choice of groups the reservoirs live in flat arrays (per unit its row
+ * count and the head of a list of its kept rows, per kept row its group and per-row values; an
+ * integer unit column is keyed in a primitive hash table), so a streamed row costs no object
+ * beyond what the driver makes, and the draw j happens only for a unit's rows after its k-th; a statement that would keep more stops its scan with {@link OverCap} and the
  * caller measures it by push-down instead. A statement timeout ({@link Statement#setQueryTimeout},
  * checked by the scan itself every 4,096 rows as well as by the driver) or a cancellation ({@link
  * Cancellation}: {@link Statement#cancel()} on dpsql's statement, or a thread interrupt) stops
@@ -121,14 +127,16 @@ final class StreamingMeasurement implements MeasurementStrategy {
 
   @Override
   public long[][] measure(MeasurementPlan plan, List<Object> parameters) throws SQLException {
-    Aggregates agg = scan(MeasurementSql.rows(plan, dialect, List.of(), List.of()), plan, 0,
-        false, parameters);
+    Groups groups = Groups.cells(plan);
+    KeptRows kept = scanKept(MeasurementSql.rows(plan, dialect, List.of(), List.of()), plan,
+        groups, parameters);
+    GroupTotals totals = kept.totals(groups.count());
     int ms = plan.measurements().size();
     long[][] out = new long[ms][plan.cells().size()];
-    for (Map.Entry<GroupKey, Acc> e : agg.groups.entrySet()) {
-      long[] values = e.getValue().values(plan);
+    for (int cell = 0; cell < out[0].length; cell++) {
+      long[] values = totals.values(cell);
       for (int m = 0; m < ms; m++) {
-        out[m][e.getKey().cell] = values[m];
+        out[m][cell] = values[m];
       }
     }
     return out;
@@ -138,12 +146,27 @@ final class StreamingMeasurement implements MeasurementStrategy {
   public List<MeasuredGroup> partitions(MeasurementPlan plan, List<Object> parameters)
       throws SQLException {
     boolean chooseGroups = plan.query().maxGroupsPerUnit() < plan.maxRowsPerUnit();
-    Aggregates agg = scan(MeasurementSql.partitionRows(plan, dialect), plan,
-        plan.query().privateGroupBy().size(), chooseGroups, parameters);
+    int extraKeys = plan.query().privateGroupBy().size();
     List<MeasuredGroup> out = new ArrayList<>();
-    for (Map.Entry<GroupKey, Acc> e : agg.groups.entrySet()) {
-      out.add(new MeasuredGroup(e.getKey().cell, Arrays.asList(e.getKey().extra),
-          e.getValue().units, e.getValue().values(plan)));
+    if (chooseGroups) {
+      Aggregates agg = scan(MeasurementSql.partitionRows(plan, dialect), plan, extraKeys,
+          parameters);
+      for (Map.Entry<GroupKey, Acc> e : agg.groups.entrySet()) {
+        out.add(new MeasuredGroup(e.getKey().cell, Arrays.asList(e.getKey().extra),
+            e.getValue().units, e.getValue().values(plan)));
+      }
+      return out;
+    }
+    Groups groups = Groups.keys(plan, extraKeys);
+    KeptRows kept = scanKept(MeasurementSql.partitionRows(plan, dialect), plan, groups,
+        parameters);
+    GroupTotals totals = kept.totals(groups.count());
+    for (int g = 0; g < groups.count(); g++) {
+      if (totals.rows[g] > 0) { // a group whose rows were all replaced in the reservoirs: none
+        GroupKey key = groups.key(g);
+        out.add(new MeasuredGroup(key.cell, Arrays.asList(key.extra), totals.units[g],
+            totals.values(g)));
+      }
     }
     return out;
   }
@@ -152,37 +175,39 @@ final class StreamingMeasurement implements MeasurementStrategy {
   public long[][] histogram(MeasurementPlan plan, ColumnPolicy column, QuantileGrid grid,
       List<Object> parameters) throws SQLException {
     MeasurementPlan counts = HistogramSql.counts(plan);
-    Aggregates agg = scan(HistogramSql.rows(plan, column, grid, dialect), counts, 1, false,
+    Groups groups = Groups.points(counts, grid.size());
+    KeptRows kept = scanKept(HistogramSql.rows(plan, column, grid, dialect), counts, groups,
         parameters);
+    GroupTotals totals = kept.totals(groups.count());
     long[][] out = new long[plan.cells().size()][grid.size()];
-    for (Map.Entry<GroupKey, Acc> e : agg.groups.entrySet()) {
-      // the SQL's point is in [0, size); kept there against a backend's rounding at the ends
-      int point = Math.max(0, Math.min(grid.size() - 1, new BigDecimal(
-          e.getKey().extra[0].toString()).setScale(0, RoundingMode.FLOOR).intValueExact()));
-      out[e.getKey().cell][point] += e.getValue().values(counts)[0];
+    for (int cell = 0; cell < out.length; cell++) {
+      for (int point = 0; point < grid.size(); point++) {
+        out[cell][point] = totals.rows[cell * grid.size() + point];
+      }
     }
     return out;
   }
 
   // ------------------------------------------------------------------ the scan
 
+  /** The statement's rows, read forward only: lazily on H2, by a cursor elsewhere. */
+  @FunctionalInterface
+  private interface RowVisitor {
+    void row(ResultSet rs) throws SQLException;
+  }
+
   /**
-   * One forward pass over the rows of {@code sql} (laid out as {@link MeasurementSql#rows}
-   * writes them, with {@code extraKeys} keys after the cells'), bounding every unit, then the
-   * aggregates of the kept rows per group (cell and extra keys).
+   * Runs {@code sql} once, forward only, and hands each row to {@code visitor}, checking the
+   * deadline and cancellation every {@link #CHECK_EVERY} rows and at the end.
    */
-  private Aggregates scan(MeasurementSql sql, MeasurementPlan plan, int extraKeys,
-      boolean chooseGroups, List<Object> parameters) throws SQLException {
-    Layout layout = new Layout(plan, extraKeys);
-    int k = plan.maxRowsPerUnit() + extraRows;
-    int m = plan.query().maxGroupsPerUnit();
-    long salt = random.nextLong();
-    Map<Object, Unit> units = new HashMap<>();
-    long[] kept = {0};
+  private void stream(MeasurementSql sql, List<Object> parameters, RowVisitor visitor)
+      throws SQLException {
     boolean h2 = dialect instanceof org.apache.calcite.sql.dialect.H2SqlDialect;
     boolean autoCommit = backend.getAutoCommit();
+    EmbeddedH2Session pinned = null;
     if (h2) {
       setLazy(true);
+      pinned = EmbeddedH2Session.pin(backend);
     } else if (autoCommit) {
       backend.setAutoCommit(false); // PostgreSQL streams with a cursor only inside a transaction
     }
@@ -192,40 +217,21 @@ final class StreamingMeasurement implements MeasurementStrategy {
       ExactMeasurer.bind(ps, sql, parameters);
       int timeout = ps.getQueryTimeout();
       long deadline = timeout > 0 ? System.nanoTime() + timeout * 1_000_000_000L : Long.MAX_VALUE;
-      Object[] keyValues = new Object[plan.cells().columns().size()];
       try (ResultSet rs = ps.executeQuery()) {
-        long rows = 0;
+        int untilCheck = CHECK_EVERY;
         while (rs.next()) {
-          if (++rows % CHECK_EVERY == 0) {
+          if (--untilCheck == 0) {
+            untilCheck = CHECK_EVERY;
             stopIfOverdue(ps, deadline, timeout);
           }
-          Object unitKey = rs.getObject(1);
-          Unit unit = units.get(unitKey);
-          if (unit == null) {
-            unit = chooseGroups ? new GroupedUnit(m) : new Unit();
-            units.put(unitKey, unit);
-          }
-          if (!chooseGroups) {
-            int slot = unit.slotFor(k, random);
-            if (slot >= 0) {
-              Row row = layout.read(rs, plan, keyValues);
-              if (row != null && unit.put(slot, row, k)) {
-                capCheck(++kept[0]);
-              }
-            }
-          } else {
-            Row row = layout.read(rs, plan, keyValues);
-            if (row != null) {
-              long before = ((GroupedUnit) unit).keptRows();
-              ((GroupedUnit) unit).add(row, unitKey, salt, k, random);
-              kept[0] += ((GroupedUnit) unit).keptRows() - before;
-              capCheck(kept[0]);
-            }
-          }
+          visitor.row(rs);
         }
         stopIfOverdue(ps, deadline, timeout);
       }
     } finally {
+      if (pinned != null) {
+        pinned.close();
+      }
       if (h2) {
         setLazy(false);
       } else if (autoCommit) {
@@ -236,9 +242,83 @@ final class StreamingMeasurement implements MeasurementStrategy {
         }
       }
     }
+  }
+
+  /**
+   * One forward pass over the rows of {@code sql} (laid out as {@link MeasurementSql#rows}
+   * writes them), keeping a reservoir of k rows per unit (algorithm R, see the class comment) in
+   * flat arrays: the kept rows' groups and per-row values, nothing else.
+   */
+  private KeptRows scanKept(MeasurementSql sql, MeasurementPlan plan, Groups groups,
+      List<Object> parameters) throws SQLException {
+    int k = plan.maxRowsPerUnit() + extraRows;
+    KeptRows kept = new KeptRows(plan);
+    RowReader[] reader = {null};
+    stream(sql, parameters, rs -> {
+      if (reader[0] == null) {
+        reader[0] = new RowReader(rs, plan, groups.extraKeys());
+        kept.units.integral = reader[0].integralUnit;
+      }
+      RowReader r = reader[0];
+      int u = kept.unit(rs);
+      long n = ++kept.seen[u];
+      int row;
+      if (n <= k) {
+        int g = groups.of(rs, r);
+        if (g < 0) {
+          return; // outside the domain: the statement filters such rows, so never
+        }
+        row = kept.add(u, g);
+        if (kept.size > maxKeptRows) {
+          throw new OverCap(maxKeptRows);
+        }
+      } else {
+        long j = random.uniformBelow(n);
+        if (j >= k) {
+          return;
+        }
+        int g = groups.of(rs, r);
+        if (g < 0) {
+          return;
+        }
+        row = kept.slot(u, (int) j);
+        kept.group[row] = g;
+      }
+      r.values(rs, kept, row);
+    });
+    return kept;
+  }
+
+  /**
+   * One forward pass over the rows of {@code sql} for a plan that chooses each unit's groups
+   * among private keys ({@code max_groups_per_unit} &lt; k), bounding every unit, then the
+   * aggregates of the kept rows per group (cell and private keys).
+   */
+  private Aggregates scan(MeasurementSql sql, MeasurementPlan plan, int extraKeys,
+      List<Object> parameters) throws SQLException {
+    int k = plan.maxRowsPerUnit() + extraRows;
+    int m = plan.query().maxGroupsPerUnit();
+    long salt = random.nextLong();
+    Map<Object, GroupedUnit> units = new HashMap<>();
+    long[] kept = {0};
+    RowReader[] reader = {null};
+    stream(sql, parameters, rs -> {
+      if (reader[0] == null) {
+        reader[0] = new RowReader(rs, plan, extraKeys);
+      }
+      Object unitKey = rs.getObject(1);
+      GroupedUnit unit = units.computeIfAbsent(unitKey, x -> new GroupedUnit(m));
+      Row row = reader[0].row(rs);
+      if (row != null) {
+        long before = unit.keptRows();
+        unit.add(row, unitKey, salt, k, random);
+        kept[0] += unit.keptRows() - before;
+        capCheck(kept[0]);
+      }
+    });
     Aggregates agg = new Aggregates(plan);
-    for (Unit unit : units.values()) {
-      agg.add(unit.finalRows(k, random));
+    for (Map.Entry<Object, GroupedUnit> e : units.entrySet()) {
+      agg.add(e.getValue().finalRows(k, random), e.getKey() != null);
     }
     return agg;
   }
@@ -279,18 +359,49 @@ final class StreamingMeasurement implements MeasurementStrategy {
   /** One kept row: its cell, its extra keys, and each measurement's per-row value. */
   private record Row(int cell, Object[] extra, long[] values, Object[] distinct) {}
 
-  /** Where each part of a streamed row is, and how it becomes a {@link Row}. */
-  private static final class Layout {
+  /**
+   * Where each part of a streamed row is and how it is read: integer columns by {@code getLong}
+   * (no boxing), a cell's index from its keys with the domain sizes looked up once per statement,
+   * categorical keys through a per-statement memo of the values seen.
+   */
+  private static final class RowReader {
+    private final CellDomain cells;
     private final int keys;
     private final int extraKeys;
-    /** Per measurement: its V column (1-based), or 0 for COUNT(*). */
+    private final int[] sizes;
+    private final boolean[] categorical;
+    private final boolean[] integral;
+    private final List<Map<Object, Integer>> memo = new ArrayList<>();
+    private final Object[] oneKey = new Object[1];
+    private final Object[] keyValues;
+    private final CellDomain[] single;
+    final boolean integralUnit;
+    /** Per measurement: its V column (1-based), or 0 for COUNT(*) and COUNT(DISTINCT unit). */
     private final int[] valueColumn;
     private final Measurement.Kind[] kinds;
     private final boolean anyDistinct;
 
-    Layout(MeasurementPlan plan, int extraKeys) {
-      this.keys = plan.cells().columns().size();
+    RowReader(ResultSet rs, MeasurementPlan plan, int extraKeys) throws SQLException {
+      ResultSetMetaData md = rs.getMetaData();
+      this.cells = plan.cells();
+      this.keys = cells.columns().size();
       this.extraKeys = extraKeys;
+      this.integralUnit = isIntegral(md.getColumnType(1));
+      sizes = new int[keys];
+      categorical = new boolean[keys];
+      single = new CellDomain[keys];
+      keyValues = new Object[keys];
+      integral = new boolean[md.getColumnCount() + 1];
+      for (int c = 1; c <= md.getColumnCount(); c++) {
+        integral[c] = isIntegral(md.getColumnType(c));
+      }
+      for (int i = 0; i < keys; i++) {
+        ColumnPolicy c = cells.columns().get(i);
+        sizes[i] = c.domainSize();
+        categorical[i] = c.categorical().isPresent();
+        single[i] = categorical[i] ? new CellDomain(List.of(c)) : null;
+        memo.add(new HashMap<>());
+      }
       int ms = plan.measurements().size();
       valueColumn = new int[ms];
       kinds = new Measurement.Kind[ms];
@@ -304,58 +415,119 @@ final class StreamingMeasurement implements MeasurementStrategy {
       anyDistinct = distinct;
     }
 
-    /** The current row of {@code rs}, or null if its keys lie outside the domain (never). */
-    Row read(ResultSet rs, MeasurementPlan plan, Object[] keyValues) throws SQLException {
+    private static boolean isIntegral(int sqlType) {
+      return sqlType == Types.INTEGER || sqlType == Types.BIGINT || sqlType == Types.SMALLINT
+          || sqlType == Types.TINYINT;
+    }
+
+    /** The current row's cell, or -1 if its keys lie outside the domain (never). */
+    int cell(ResultSet rs) throws SQLException {
+      int cell = 0;
       for (int i = 0; i < keys; i++) {
-        keyValues[i] = rs.getObject(2 + i);
+        int col = 2 + i;
+        long bin;
+        if (categorical[i]) {
+          Object v = rs.getObject(col);
+          if (v == null) {
+            return -1;
+          }
+          Integer index = memo.get(i).get(v);
+          if (index == null) {
+            oneKey[0] = v;
+            index = single[i].cellOf(oneKey);
+            memo.get(i).put(v, index);
+          }
+          bin = index;
+        } else if (integral[col]) {
+          bin = rs.getLong(col);
+          if (bin == 0 && rs.wasNull()) {
+            return -1;
+          }
+        } else {
+          Object v = rs.getObject(col);
+          if (v == null) {
+            return -1;
+          }
+          bin = v instanceof Integer || v instanceof Long ? ((Number) v).longValue()
+              : new BigDecimal(v.toString()).longValue();
+        }
+        if (bin < 0 || bin >= sizes[i]) {
+          return -1;
+        }
+        cell = cell * sizes[i] + (int) bin;
       }
-      int cell = cellOf(plan, keyValues);
+      return cell;
+    }
+
+    /** The current row's extra keys (private keys, or a histogram's point), as read. */
+    Object[] extra(ResultSet rs) throws SQLException {
+      Object[] extra = new Object[extraKeys];
+      for (int i = 0; i < extraKeys; i++) {
+        extra[i] = rs.getObject(2 + keys + i);
+      }
+      return extra;
+    }
+
+    /** The first extra key as a whole number (a histogram's grid point). */
+    long point(ResultSet rs) throws SQLException {
+      int col = 2 + keys;
+      if (integral[col]) {
+        return rs.getLong(col);
+      }
+      Object v = rs.getObject(col);
+      return v instanceof Integer || v instanceof Long ? ((Number) v).longValue()
+          : new BigDecimal(v.toString()).setScale(0, RoundingMode.FLOOR).longValue();
+    }
+
+    /** Writes the current row's per-row values (COUNT's 0 or 1, SUM's steps) into {@code row}. */
+    void values(ResultSet rs, KeptRows kept, int row) throws SQLException {
+      int at = row * kept.stride;
+      for (int i = 0; i < kinds.length; i++) {
+        int col = valueColumn[i];
+        switch (kinds[i]) {
+          case COUNT -> kept.values[at + kept.slotOf[i]] = isNull(rs, col) ? 0 : 1;
+          case SUM -> kept.values[at + kept.slotOf[i]] = sumSteps(rs, col);
+          case COUNT_DISTINCT -> kept.distinct[row * kept.distinctStride + kept.slotOf[i]] =
+              rs.getObject(col);
+          case COUNT_STAR, COUNT_DISTINCT_UNIT -> { } // counted per group and unit at the end
+        }
+      }
+    }
+
+    private boolean isNull(ResultSet rs, int col) throws SQLException {
+      if (integral[col]) {
+        rs.getLong(col);
+        return rs.wasNull();
+      }
+      return rs.getObject(col) == null;
+    }
+
+    private long sumSteps(ResultSet rs, int col) throws SQLException {
+      if (integral[col]) {
+        return rs.getLong(col); // 0 for NULL
+      }
+      return steps(rs.getObject(col));
+    }
+
+    /** The current row as a {@link Row} (the grouped path), or null outside the domain. */
+    Row row(ResultSet rs) throws SQLException {
+      int cell = cell(rs);
       if (cell < 0) {
         return null;
       }
-      Object[] extra = null;
-      if (extraKeys > 0) {
-        extra = new Object[extraKeys];
-        for (int i = 0; i < extraKeys; i++) {
-          extra[i] = rs.getObject(2 + keys + i);
-        }
-      }
+      Object[] extra = extraKeys > 0 ? extra(rs) : null;
       long[] values = new long[kinds.length];
       Object[] distinct = anyDistinct ? new Object[kinds.length] : null;
       for (int i = 0; i < kinds.length; i++) {
         switch (kinds[i]) {
           case COUNT_STAR -> values[i] = 1;
-          case COUNT -> values[i] = rs.getObject(valueColumn[i]) == null ? 0 : 1;
-          case SUM -> values[i] = steps(rs.getObject(valueColumn[i]));
+          case COUNT -> values[i] = isNull(rs, valueColumn[i]) ? 0 : 1;
+          case SUM -> values[i] = sumSteps(rs, valueColumn[i]);
           case COUNT_DISTINCT -> distinct[i] = rs.getObject(valueColumn[i]);
           case COUNT_DISTINCT_UNIT -> { } // counted per unit when aggregating
         }
       }
       return new Row(cell, extra, values, distinct);
-    }
-
-    /**
-     * The cell of a row's keys, as {@link org.dpsql.rewrite.CellDomain#cellOf}: directly when
-     * every key is an ordered or time bin index read as an integer (the usual case, and once per
-     * streamed row), else by {@code cellOf}.
-     */
-    private static int cellOf(MeasurementPlan plan, Object[] keyValues) {
-      List<ColumnPolicy> columns = plan.cells().columns();
-      long cell = 0;
-      for (int i = 0; i < keyValues.length; i++) {
-        ColumnPolicy c = columns.get(i);
-        if (c.categorical().isPresent()
-            || !(keyValues[i] instanceof Integer || keyValues[i] instanceof Long)) {
-          return plan.cells().cellOf(keyValues);
-        }
-        long bin = ((Number) keyValues[i]).longValue();
-        int size = c.domainSize();
-        if (bin < 0 || bin >= size) {
-          return -1;
-        }
-        cell = cell * size + bin;
-      }
-      return (int) cell;
     }
 
     /** A clamped value in whole resolution steps (the SQL rounded it), 0 for NULL. */
@@ -367,6 +539,313 @@ final class StreamingMeasurement implements MeasurementStrategy {
         return ((Number) v).longValue();
       }
       return new BigDecimal(v.toString()).setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+    }
+  }
+
+  /** How a kept row's group is identified: its cell, its cell and grid point, or interned keys. */
+  private static final class Groups {
+    private final int extraKeys;
+    private final int points;
+    private final int cells;
+    private final Map<GroupKey, Integer> interned;
+    private final List<GroupKey> keys;
+
+    private Groups(int cells, int extraKeys, int points, boolean intern) {
+      this.cells = cells;
+      this.extraKeys = extraKeys;
+      this.points = points;
+      this.interned = intern ? new HashMap<>() : null;
+      this.keys = intern ? new ArrayList<>() : null;
+    }
+
+    /** A group per cell. */
+    static Groups cells(MeasurementPlan plan) {
+      return new Groups(plan.cells().size(), 0, 0, false);
+    }
+
+    /** A group per cell and grid point ({@code cell * points + point}). */
+    static Groups points(MeasurementPlan plan, int points) {
+      return new Groups(plan.cells().size(), 1, points, false);
+    }
+
+    /** A group per cell and private keys, numbered in the order first kept. */
+    static Groups keys(MeasurementPlan plan, int extraKeys) {
+      return new Groups(plan.cells().size(), extraKeys, 0, true);
+    }
+
+    int extraKeys() {
+      return extraKeys;
+    }
+
+    int count() {
+      return interned != null ? keys.size() : points > 0 ? cells * points : cells;
+    }
+
+    GroupKey key(int group) {
+      return keys.get(group);
+    }
+
+    /** The current row's group, or -1 outside the domain (never: the statement filters). */
+    int of(ResultSet rs, RowReader reader) throws SQLException {
+      int cell = reader.cell(rs);
+      if (cell < 0) {
+        return -1;
+      }
+      if (interned != null) {
+        GroupKey key = new GroupKey(cell, reader.extra(rs));
+        Integer g = interned.get(key);
+        if (g == null) {
+          g = keys.size();
+          interned.put(key, g);
+          keys.add(key);
+        }
+        return g;
+      }
+      if (points > 0) {
+        // the SQL's point is in [0, points); kept there against a backend's rounding at the ends
+        long point = Math.max(0, Math.min(points - 1, reader.point(rs)));
+        return cell * points + (int) point;
+      }
+      return cell;
+    }
+  }
+
+  /**
+   * Dense ids 0, 1, ... for the units in the order first seen: an open-addressing table of
+   * {@code long} keys when the unit column is an integer type, else a hash map of the values
+   * read; SQL NULL is one unit, as {@code PARTITION BY} has it.
+   */
+  private static final class UnitIds {
+    boolean integral;
+    private long[] table = new long[1 << 12];
+    private int[] ids = new int[1 << 12]; // id + 1, 0 for an empty slot
+    private Map<Object, Integer> objects;
+    private int nullId = -1;
+    int count;
+
+    int idOf(ResultSet rs) throws SQLException {
+      if (integral) {
+        long v = rs.getLong(1);
+        return v == 0 && rs.wasNull() ? nullId() : idOf(v);
+      }
+      Object v = rs.getObject(1);
+      if (v == null) {
+        return nullId();
+      }
+      if (objects == null) {
+        objects = new HashMap<>();
+      }
+      Integer id = objects.get(v);
+      if (id == null) {
+        id = count++;
+        objects.put(v, id);
+      }
+      return id;
+    }
+
+    private int nullId() {
+      if (nullId < 0) {
+        nullId = count++;
+      }
+      return nullId;
+    }
+
+    private int idOf(long v) {
+      int mask = table.length - 1;
+      int i = (int) ((v * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+      while (true) {
+        int id = ids[i];
+        if (id == 0) {
+          table[i] = v;
+          ids[i] = count + 1;
+          if (++count * 2 > table.length) {
+            grow();
+          }
+          return count - 1;
+        }
+        if (table[i] == v) {
+          return id - 1;
+        }
+        i = (i + 1) & mask;
+      }
+    }
+
+    private void grow() {
+      long[] oldTable = table;
+      int[] oldIds = ids;
+      table = new long[oldTable.length * 2];
+      ids = new int[oldIds.length * 2];
+      int mask = table.length - 1;
+      for (int j = 0; j < oldTable.length; j++) {
+        if (oldIds[j] != 0) {
+          int i = (int) ((oldTable[j] * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+          while (ids[i] != 0) {
+            i = (i + 1) & mask;
+          }
+          table[i] = oldTable[j];
+          ids[i] = oldIds[j];
+        }
+      }
+    }
+  }
+
+  /**
+   * Every unit's reservoir in flat arrays: per unit its row count and the head of a list of its
+   * kept rows; per kept row the next row of its unit, its group and its per-row values. A
+   * replaced row's storage is reused by the row that replaces it, so the arrays hold exactly the
+   * kept rows.
+   */
+  private static final class KeptRows {
+    final UnitIds units = new UnitIds();
+    long[] seen = new long[1 << 12];
+    private int[] head = new int[1 << 12];
+    int size;
+    private int[] next = new int[1 << 12];
+    int[] group = new int[1 << 12];
+    /** Per measurement: its position among the stored values (or distinct values), else -1. */
+    final int[] slotOf;
+    final int stride;
+    final int distinctStride;
+    long[] values;
+    Object[] distinct;
+    private final Measurement.Kind[] kinds;
+
+    KeptRows(MeasurementPlan plan) {
+      int ms = plan.measurements().size();
+      kinds = new Measurement.Kind[ms];
+      slotOf = new int[ms];
+      int nv = 0;
+      int nd = 0;
+      for (int i = 0; i < ms; i++) {
+        kinds[i] = plan.measurements().get(i).kind();
+        slotOf[i] = switch (kinds[i]) {
+          case COUNT, SUM -> nv++;
+          case COUNT_DISTINCT -> nd++;
+          default -> -1;
+        };
+      }
+      stride = nv;
+      distinctStride = nd;
+      values = new long[group.length * nv];
+      distinct = new Object[group.length * nd];
+      Arrays.fill(head, -1);
+    }
+
+    /** The id of the current row's unit, with room for its state. */
+    int unit(ResultSet rs) throws SQLException {
+      int u = units.idOf(rs);
+      if (u >= head.length) {
+        int n = head.length * 2;
+        seen = Arrays.copyOf(seen, n);
+        int old = head.length;
+        head = Arrays.copyOf(head, n);
+        Arrays.fill(head, old, n, -1);
+      }
+      return u;
+    }
+
+    /** A new kept row of unit {@code u} in group {@code g}; its index. */
+    int add(int u, int g) {
+      if (size == group.length) {
+        int n = group.length * 2;
+        next = Arrays.copyOf(next, n);
+        group = Arrays.copyOf(group, n);
+        values = Arrays.copyOf(values, n * stride);
+        distinct = Arrays.copyOf(distinct, n * distinctStride);
+      }
+      int row = size++;
+      next[row] = head[u];
+      group[row] = g;
+      head[u] = row;
+      return row;
+    }
+
+    /** The row in slot {@code j} of unit {@code u}'s full reservoir. */
+    int slot(int u, int j) {
+      int row = head[u];
+      for (int i = 0; i < j; i++) {
+        row = next[row];
+      }
+      return row;
+    }
+
+    /** The per-group totals of the kept rows. */
+    GroupTotals totals(int groups) {
+      GroupTotals t = new GroupTotals(kinds, groups);
+      int[] lastUnit = new int[groups];
+      Arrays.fill(lastUnit, -1);
+      for (int u = 0; u < units.count; u++) {
+        for (int row = head[u]; row >= 0; row = next[row]) {
+          int g = group[row];
+          t.rows[g]++;
+          if (lastUnit[g] != u) {
+            lastUnit[g] = u;
+            if (u != units.nullId) { // COUNT(DISTINCT unit) leaves NULL out, as SQL does
+              t.units[g]++;
+            }
+          }
+          for (int m = 0; m < kinds.length; m++) {
+            switch (kinds[m]) {
+              case COUNT, SUM -> t.sums[m][g] += values[row * stride + slotOf[m]];
+              case COUNT_DISTINCT -> {
+                Object v = distinct[row * distinctStride + slotOf[m]];
+                if (v != null) {
+                  t.distinct(m, g).add(Aggregates.normalise(v));
+                }
+              }
+              default -> { }
+            }
+          }
+        }
+      }
+      return t;
+    }
+  }
+
+  /** Per group: kept rows, distinct units, and each measurement's sum or distinct values. */
+  private static final class GroupTotals {
+    private final Measurement.Kind[] kinds;
+    final long[] rows;
+    final long[] units;
+    final long[][] sums;
+    private final Map<Integer, Set<Object>>[] distinct;
+
+    @SuppressWarnings("unchecked")
+    GroupTotals(Measurement.Kind[] kinds, int groups) {
+      this.kinds = kinds;
+      rows = new long[groups];
+      units = new long[groups];
+      sums = new long[kinds.length][];
+      distinct = new Map[kinds.length];
+      for (int m = 0; m < kinds.length; m++) {
+        if (kinds[m] == Measurement.Kind.COUNT || kinds[m] == Measurement.Kind.SUM) {
+          sums[m] = new long[groups];
+        }
+        if (kinds[m] == Measurement.Kind.COUNT_DISTINCT) {
+          distinct[m] = new HashMap<>();
+        }
+      }
+    }
+
+    Set<Object> distinct(int m, int g) {
+      return distinct[m].computeIfAbsent(g, x -> new HashSet<>());
+    }
+
+    /** Each measurement's exact value for group {@code g}, in the plan's order. */
+    long[] values(int g) {
+      long[] out = new long[kinds.length];
+      for (int m = 0; m < kinds.length; m++) {
+        out[m] = switch (kinds[m]) {
+          case COUNT_STAR -> rows[g];
+          case COUNT, SUM -> sums[m][g];
+          case COUNT_DISTINCT_UNIT -> units[g];
+          case COUNT_DISTINCT -> {
+            Set<Object> set = distinct[m].get(g);
+            yield set == null ? 0 : set.size();
+          }
+        };
+      }
+      return out;
     }
   }
 
@@ -524,15 +1003,17 @@ final class StreamingMeasurement implements MeasurementStrategy {
 
   /**
    * The priority of a unit's group: a 64-bit hash of the unit and the group's keys, keyed by
-   * {@code salt} (FNV-1a over their text, then the SplitMix64 finaliser).
+   * {@code salt} (FNV-1a over each value, an integer by its 8 bytes and anything else by its
+   * text, each followed by a separator; then the SplitMix64 finaliser). A column's values all
+   * have one Java type, so equal values always hash alike.
    */
   static long priority(long salt, Object unit, int cell, Object[] extra) {
     long h = 0xcbf29ce484222325L ^ salt;
-    h = mixIn(h, String.valueOf(unit));
-    h = mixIn(h, Integer.toString(cell));
+    h = mixIn(h, unit);
+    h = mixIn(h, (long) cell);
     if (extra != null) {
       for (Object o : extra) {
-        h = mixIn(h, String.valueOf(o));
+        h = mixIn(h, o);
       }
     }
     h ^= salt;
@@ -541,11 +1022,22 @@ final class StreamingMeasurement implements MeasurementStrategy {
     return h ^ (h >>> 31);
   }
 
-  private static long mixIn(long h, String s) {
-    for (int i = 0; i < s.length(); i++) {
-      h = (h ^ s.charAt(i)) * 0x100000001b3L;
+  private static final long FNV_PRIME = 0x100000001b3L;
+
+  private static long mixIn(long h, Object o) {
+    if (o instanceof Integer || o instanceof Long || o instanceof Short || o instanceof Byte) {
+      long v = ((Number) o).longValue();
+      for (int i = 0; i < Long.BYTES; i++) {
+        h = (h ^ (v & 0xff)) * FNV_PRIME;
+        v >>>= 8;
+      }
+      return (h ^ 0x100) * FNV_PRIME; // a separator, as for text
     }
-    return (h ^ 0xff) * 0x100000001b3L; // a separator, so that ("ab", "c") differs from ("a", "bc")
+    String s = String.valueOf(o);
+    for (int i = 0; i < s.length(); i++) {
+      h = (h ^ s.charAt(i)) * FNV_PRIME;
+    }
+    return (h ^ 0xff) * FNV_PRIME; // a separator, so that ("ab", "c") differs from ("a", "bc")
   }
 
   // ------------------------------------------------------------------ aggregation
@@ -603,8 +1095,11 @@ final class StreamingMeasurement implements MeasurementStrategy {
       }
     }
 
-    /** Adds one unit's kept rows: their values, and the unit once in each of its groups. */
-    void add(List<Row> rows) {
+    /**
+     * Adds one unit's kept rows: their values, and the unit once in each of its groups unless
+     * {@code counted} is false (the NULL unit, which COUNT(DISTINCT unit) leaves out).
+     */
+    void add(List<Row> rows, boolean counted) {
       List<Acc> seen = new ArrayList<>(rows.size());
       for (Row r : rows) {
         Acc acc = groups.computeIfAbsent(new GroupKey(r.cell(), r.extra()), g -> new Acc(ms));
@@ -620,22 +1115,24 @@ final class StreamingMeasurement implements MeasurementStrategy {
             acc.sums[m] += r.values()[m];
           }
         }
-        boolean counted = false;
+        boolean inUnit = false;
         for (Acc a : seen) {
           if (a == acc) {
-            counted = true;
+            inUnit = true;
             break;
           }
         }
-        if (!counted) {
+        if (!inUnit) {
           seen.add(acc);
-          acc.units++;
+          if (counted) {
+            acc.units++;
+          }
         }
       }
     }
 
     /** A value as a distinct count compares it: numbers by value, whatever their scale. */
-    private static Object normalise(Object v) {
+    static Object normalise(Object v) {
       if (v instanceof BigDecimal b) {
         return b.signum() == 0 ? BigDecimal.ZERO : b.stripTrailingZeros();
       }

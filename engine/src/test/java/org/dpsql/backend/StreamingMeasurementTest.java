@@ -194,6 +194,40 @@ class StreamingMeasurementTest {
     return out;
   }
 
+  /**
+   * 10,000 units of 1 to 3 rows (k = 3), more than the streaming store's first capacity (4,096
+   * units and rows): both strategies agree exactly, whether the unit is an integer column (keyed
+   * in the primitive table) or text (keyed in a hash map), NULL units included (one unit, as
+   * {@code PARTITION BY} has it; 2 rows, within k).
+   */
+  @Test
+  void manyUnitsOfIntegerOrTextKeysGiveEqualVectors() throws Exception {
+    String rows = "INSERT INTO T SELECT X, MOD(X, 10000), CASE MOD(X * 7, 3) WHEN 0 THEN 'A' "
+        + "WHEN 1 THEN 'B' ELSE 'C' END, MOD(X * 3, 10), MOD(X * 13, 17), 'p' FROM "
+        + "SYSTEM_RANGE(0, 24999)";
+    for (boolean text : new boolean[] {false, true}) {
+      open(text
+          ? new String[] {"ALTER TABLE T ALTER COLUMN UNIT VARCHAR(8) NULL",
+              "ALTER TABLE U ALTER COLUMN UNIT VARCHAR(8)", rows,
+              "UPDATE T SET UNIT = NULL WHERE ID IN (3, 4)"}
+          : new String[] {rows});
+      try (Statement st = db.createStatement(); var rs = st.executeQuery(
+          "SELECT COUNT(DISTINCT UNIT), MAX(C) FROM (SELECT UNIT, COUNT(*) C FROM T GROUP BY UNIT)")) {
+        rs.next();
+        assertTrue(rs.getInt(1) > 9000, "units: " + rs.getInt(1));
+        assertTrue(rs.getInt(2) <= 3, "the data must not exceed k = 3");
+      }
+      for (String sql : List.of("SELECT G, AGE, COUNT(*), SUM(V) FROM T GROUP BY G, AGE",
+          "SELECT AGE, COUNT(DISTINCT UNIT) FROM T GROUP BY AGE")) {
+        MeasurementPlan plan = plan(sql);
+        assertArrayEquals(pushDown().measure(plan, List.of()),
+            streaming(6).measure(plan, List.of()), sql + (text ? " (text units)" : ""));
+      }
+      close();
+      db = null;
+    }
+  }
+
   @Test
   void theParameterisedFilterIsBoundInTheStream() throws Exception {
     open(LIGHT);
