@@ -96,22 +96,7 @@ class BoundValuesTest {
   }
 
   private static List<List<Object>> rows(PreparedStatement ps) throws SQLException {
-    List<List<Object>> out = new ArrayList<>();
-    try (ResultSet rs = ps.executeQuery()) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<Object> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          Object v = rs.getObject(i); // as ResultRows reads them
-          row.add(v instanceof Number num
-              ? new java.math.BigDecimal(num.toString()).stripTrailingZeros()
-              : v instanceof Timestamp t ? t.toLocalDateTime()
-              : v instanceof java.sql.Date d ? d.toLocalDate() : v);
-        }
-        out.add(row);
-      }
-    }
-    return out;
+    return ResultRows.of(ps);
   }
 
   private static List<List<Object>> bound(Connection c, String sql, Object... values)

@@ -3,6 +3,7 @@ package org.dpsql.jdbc;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -20,20 +21,31 @@ final class ResultRows {
   /** The rows of {@code sql} on {@code c}. */
   static List<List<Object>> of(Connection c, String sql) throws SQLException {
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      List<List<Object>> out = new ArrayList<>();
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        List<Object> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          Object v = rs.getObject(i);
-          row.add(v instanceof Number num ? new BigDecimal(num.toString()).stripTrailingZeros()
-              : v instanceof java.sql.Timestamp t ? t.toLocalDateTime()
-              : v instanceof java.sql.Date d ? d.toLocalDate() : v);
-        }
-        out.add(row);
-      }
-      return out;
+      return of(rs);
     }
+  }
+
+  /** The rows of a prepared statement, executed with the values bound to it. */
+  static List<List<Object>> of(PreparedStatement ps) throws SQLException {
+    try (ResultSet rs = ps.executeQuery()) {
+      return of(rs);
+    }
+  }
+
+  private static List<List<Object>> of(ResultSet rs) throws SQLException {
+    List<List<Object>> out = new ArrayList<>();
+    int n = rs.getMetaData().getColumnCount();
+    while (rs.next()) {
+      List<Object> row = new ArrayList<>();
+      for (int i = 1; i <= n; i++) {
+        Object v = rs.getObject(i);
+        row.add(v instanceof Number num ? new BigDecimal(num.toString()).stripTrailingZeros()
+            : v instanceof java.sql.Timestamp t ? t.toLocalDateTime()
+            : v instanceof java.sql.Date d ? d.toLocalDate() : v);
+      }
+      out.add(row);
+    }
+    return out;
   }
 
   /** The rows with every number rounded to a whole number (workload estimates are not). */
