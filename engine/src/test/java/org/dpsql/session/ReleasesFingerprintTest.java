@@ -53,8 +53,9 @@ class ReleasesFingerprintTest {
     String here = fingerprint(POLICY);
     for (int run = 0; run < 2; run++) {
       Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-          .toString(), "-cp", System.getProperty("java.class.path"),
-          ReleasesFingerprintTest.class.getName(), file.toString())
+          .toString(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+          System.getProperty("java.class.path"), ReleasesFingerprintTest.class.getName(),
+          file.toString())
           .redirectError(ProcessBuilder.Redirect.DISCARD).start();
       String there = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
           .strip();
