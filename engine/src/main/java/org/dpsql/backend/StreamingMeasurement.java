@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.sql.SqlDialect;
+import org.dpsql.mechanism.PooledRandomBits;
 import org.dpsql.mechanism.RandomBits;
 import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.rewrite.CellDomain;
@@ -253,6 +254,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
       List<Object> parameters) throws SQLException {
     int k = plan.maxRowsPerUnit() + extraRows;
     KeptRows kept = new KeptRows(plan);
+    RandomBits draws = new PooledRandomBits(random); // this pass's thread only
     RowReader[] reader = {null};
     stream(sql, parameters, rs -> {
       if (reader[0] == null) {
@@ -273,7 +275,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
           throw new OverCap(maxKeptRows);
         }
       } else {
-        long j = random.uniformBelow(n);
+        long j = draws.uniformBelow(n);
         if (j >= k) {
           return;
         }
@@ -299,6 +301,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
     int k = plan.maxRowsPerUnit() + extraRows;
     int m = plan.query().maxGroupsPerUnit();
     long salt = random.nextLong();
+    RandomBits draws = new PooledRandomBits(random); // this pass's thread only
     Map<Object, GroupedUnit> units = new HashMap<>();
     long[] kept = {0};
     RowReader[] reader = {null};
@@ -311,14 +314,14 @@ final class StreamingMeasurement implements MeasurementStrategy {
       Row row = reader[0].row(rs);
       if (row != null) {
         long before = unit.keptRows();
-        unit.add(row, unitKey, salt, k, random);
+        unit.add(row, unitKey, salt, k, draws);
         kept[0] += unit.keptRows() - before;
         capCheck(kept[0]);
       }
     });
     Aggregates agg = new Aggregates(plan);
     for (Map.Entry<Object, GroupedUnit> e : units.entrySet()) {
-      agg.add(e.getValue().finalRows(k, random), e.getKey() != null);
+      agg.add(e.getValue().finalRows(k, draws), e.getKey() != null);
     }
     return agg;
   }
