@@ -26,9 +26,10 @@ import java.util.Properties;
  * 500 with 100), {@code G} 50 cells, {@code AGE} 0..99, {@code V} 0..99 (clamp [0, 100]), {@code
  * K} 100,000 private keys; {@code P(UNIT, PLAN)} one row per unit, 5 plans. k = 5 for T, 1 for P.
  *
- * <p>Shapes (each statement filtered by {@code AGE >= x}, a literal with a new value per round,
- * so that no answer comes from dpsql's release cache; statements are sent unprepared, so dpsql's
- * times include its analysis): bounded COUNT GROUP BY G; SUM and AVG GROUP BY G;
+ * <p>Shapes (each statement filtered by {@code AGE >= x}, a literal that changes per round and is
+ * the same for the exact statement and dpsql's; dpsql runs each round on a new connection, opened
+ * before the clock starts, so that no answer comes from its release cache; statements are sent
+ * unprepared, so dpsql's times include its analysis): bounded COUNT GROUP BY G; SUM and AVG GROUP BY G;
  * the private join T ⋈ P on the unit, COUNT GROUP BY PLAN; the median of V per G (exact:
  * {@code PERCENTILE_CONT(0.5)}); partition selection over K (100,000 keys; exact: COUNT GROUP BY
  * K).
@@ -42,7 +43,9 @@ import java.util.Properties;
  * (0-based, in the order above), {@code -DpushDown=false} leaves push-down out (its column then
  * reads 0), {@code -Dclock=cpu} times each statement by the calling thread's CPU time instead of
  * the wall clock (on a shared machine; the whole statement runs on that thread with embedded H2,
- * but the garbage collector's and the JIT compiler's threads are left out).
+ * but the garbage collector's and the JIT compiler's threads are left out), {@code -Dwarmup=N}
+ * runs N discarded warm-up rounds per shape instead of one, {@code -Dverbose=true} prints every
+ * round's times.
  */
 public final class StreamingRatios {
   private StreamingRatios() {}
@@ -55,6 +58,9 @@ public final class StreamingRatios {
   private static long now() {
     return CPU_CLOCK ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
   }
+
+  private static final int WARMUP = Integer.getInteger("warmup", 1);
+  private static final boolean VERBOSE = Boolean.getBoolean("verbose");
 
   private static final boolean WITH_PUSH_DOWN =
       !"false".equals(System.getProperty("pushDown"));
@@ -123,27 +129,24 @@ public final class StreamingRatios {
         System.out.printf(Locale.ROOT, "units %,d, keys %,d, k = 5, Java heap max %.1f GiB%n",
             rs.getLong(1), rs.getLong(2), Runtime.getRuntime().maxMemory() / (double) (1L << 30));
       }
-      Connection streaming = open(url, direct, tmp, "streaming");
-      Connection pushDown = open(url, direct, tmp, "push_down");
-      try {
-        explainStrategy(streaming);
-        explainStrategy(pushDown);
+      Opener streaming = () -> open(url, direct, tmp, "streaming");
+      Opener pushDown = () -> open(url, direct, tmp, "push_down");
+      try (Connection s = streaming.open(); Connection p = pushDown.open()) {
+        explainStrategy(s);
+        explainStrategy(p);
         if (heap) {
-          heap(streaming, c);
+          heap(s, c);
         }
-        System.out.println();
-        System.out.println("| statement | exact (ms) | streaming (ms) | × exact | push-down (ms) "
-            + "| × exact |");
-        System.out.println("|---|---|---|---|---|---|");
-        String only = System.getProperty("shapes");
-        for (int i = 0; i < SHAPES.size(); i++) {
-          if (only == null || Arrays.asList(only.split(",")).contains(Integer.toString(i))) {
-            measure(SHAPES.get(i), c, streaming, pushDown, rounds);
-          }
+      }
+      System.out.println();
+      System.out.println("| statement | exact (ms) | streaming (ms) | × exact | push-down (ms) "
+          + "| × exact |");
+      System.out.println("|---|---|---|---|---|---|");
+      String only = System.getProperty("shapes");
+      for (int i = 0; i < SHAPES.size(); i++) {
+        if (only == null || Arrays.asList(only.split(",")).contains(Integer.toString(i))) {
+          measure(SHAPES.get(i), c, streaming, pushDown, rounds);
         }
-      } finally {
-        streaming.close();
-        pushDown.close();
       }
       if (!backend.equals("pg")) {
         try (Statement st = c.createStatement()) {
@@ -161,7 +164,9 @@ public final class StreamingRatios {
   private static Connection open(String url, Properties direct, Path dir, String measurement)
       throws Exception {
     Path p = dir.resolve("policy-" + measurement + ".yaml");
-    Files.writeString(p, policy(measurement));
+    if (!Files.exists(p)) {
+      Files.writeString(p, policy(measurement));
+    }
     Properties props = new Properties();
     props.putAll(direct);
     props.setProperty("policy", p.toString());
@@ -218,31 +223,52 @@ public final class StreamingRatios {
         HeapPeak.gib(), before);
   }
 
-  private static void measure(Shape s, Connection direct, Connection streaming,
-      Connection pushDown, int rounds) throws SQLException {
+  /** Opens a new dpsql connection. */
+  private interface Opener {
+    Connection open() throws Exception;
+  }
+
+  /**
+   * Each round runs the same statement, with the same literal, on the backend directly and
+   * through dpsql: a new dpsql connection per round (opened before the clock starts), so no
+   * earlier release answers it for free and every round measures.
+   */
+  private static void measure(Shape s, Connection direct, Opener streaming, Opener pushDown,
+      int rounds) throws Exception {
     Map<String, List<Double>> times = new LinkedHashMap<>();
     times.put("exact", new ArrayList<>());
     times.put("streaming", new ArrayList<>());
     times.put("push-down", new ArrayList<>());
-    for (int round = 0; round <= rounds; round++) {
-      int age = round % 10; // a new filter per round and connection: no cached release
-      Connection[] order = round % 2 == 0 ? new Connection[] {direct, streaming, pushDown}
-          : new Connection[] {pushDown, streaming, direct};
-      for (Connection c : order) {
-        if (c == pushDown && !WITH_PUSH_DOWN) {
+    for (int round = 1 - WARMUP; round <= rounds; round++) {
+      int age = Math.floorMod(round, 10);
+      String[] order = round % 2 == 0 ? new String[] {"exact", "streaming", "push-down"}
+          : new String[] {"push-down", "streaming", "exact"};
+      for (String which : order) {
+        if (which.equals("push-down") && !WITH_PUSH_DOWN) {
           continue;
         }
-        // literals, not parameters: dpsql takes no parameter in a filter over a private join
-        String sql = (c == direct ? s.exact() : s.dpsql()).replace("?",
-            Integer.toString(c == direct ? age : age + 10 * round));
-        long t = now();
-        int n = drain(c, sql);
-        double ms = (now() - t) / 1e6;
-        if (c == direct && n < s.expectedRowsAtLeast()) {
-          throw new IllegalStateException(s.name() + ": " + n + " rows");
-        }
-        if (round > 0) {
-          times.get(c == direct ? "exact" : c == streaming ? "streaming" : "push-down").add(ms);
+        Connection c = which.equals("exact") ? direct
+            : which.equals("streaming") ? streaming.open() : pushDown.open();
+        try {
+          // literals, not parameters: the same text on both sides
+          String sql = (c == direct ? s.exact() : s.dpsql()).replace("?", Integer.toString(age));
+          long t = now();
+          int n = drain(c, sql);
+          double ms = (now() - t) / 1e6;
+          if (c == direct && n < s.expectedRowsAtLeast()) {
+            throw new IllegalStateException(s.name() + ": " + n + " rows");
+          }
+          if (round > 0) {
+            times.get(which).add(ms);
+          }
+          if (VERBOSE) {
+            System.out.printf(Locale.ROOT, "  %s round %d %s %.0f ms%n", s.name(), round, which,
+                ms);
+          }
+        } finally {
+          if (c != direct) {
+            c.close();
+          }
         }
       }
     }
