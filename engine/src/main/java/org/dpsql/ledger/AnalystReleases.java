@@ -88,12 +88,7 @@ public final class AnalystReleases implements ReleaseStore {
               : entry.key());
           ps.setString(6, clock.instant().toString());
           ps.setBytes(7, entry.payload());
-          store.beginWrite();
-          try {
-            ps.executeUpdate();
-          } finally {
-            store.endWrite();
-          }
+          store.executeWrite(ps);
         }
         next++;
         return;

@@ -129,6 +129,16 @@ public final class LedgerStore implements AutoCloseable {
     }
   }
 
+  /** Runs one auto-committed write statement between {@link #beginWrite} and {@link #endWrite}. */
+  int executeWrite(PreparedStatement ps) throws SQLException {
+    beginWrite();
+    try {
+      return ps.executeUpdate();
+    } finally {
+      endWrite();
+    }
+  }
+
   /**
    * Opens (creating the tables if needed) the ledger at a JDBC URL.
    *
@@ -265,12 +275,7 @@ public final class LedgerStore implements AutoCloseable {
             + "VALUES (?, ?, '0', '0', '0', 0)")) {
           ps.setString(1, analyst);
           ps.setString(2, accounting.policyName());
-          beginWrite();
-          try {
-            ps.executeUpdate();
-          } finally {
-            endWrite();
-          }
+          executeWrite(ps);
         } catch (SQLException e) {
           // another process may have created it meanwhile: then it must be there now
           stored = storedAccounting(analyst);
