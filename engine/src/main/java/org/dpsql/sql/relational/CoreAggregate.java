@@ -67,9 +67,12 @@ public final class CoreAggregate {
   /**
    * The canonical statement of a private aggregate without its DP hint ({@code body}, what follows
    * {@code SELECT}), its derived columns (none when every group key and compared value is a plain
-   * column) and its computed arguments.
+   * column) and its computed arguments. {@code listsDomain}: it has no aggregate call and every
+   * group key is (a function of) a column with a declared domain, so its answer is that domain,
+   * free (see {@code org.dpsql.release.DomainListing}).
    */
-  public record Canonical(String body, List<Derived> derived, List<Computed> computed) {
+  public record Canonical(String body, List<Derived> derived, List<Computed> computed,
+      boolean listsDomain) {
     /** The statement with {@code hint} as its DP hint. */
     public String sql(DpHint hint) {
       String hintText = hint.sqlText();
@@ -148,13 +151,21 @@ public final class CoreAggregate {
     List<String> groupBy = new ArrayList<>();
     List<Integer> keys = new ArrayList<>();
     int out = 0;
+    boolean declaredKeys = true;
     for (int key : aggregate.getGroupSet()) {
       keys.add(key);
       RexNode e = fields.get(key);
       // a time column is grouped by its bins, labelled by their starts (a derived column)
-      String column = e instanceof RexInputRef ref && !cells.isTime(columns.get(ref.getIndex()))
-          ? columns.get(ref.getIndex()) : derive(e, columns, cells, derived, "GROUP BY",
-          aggregate.getCluster().getRexBuilder()).name();
+      String column;
+      if (e instanceof RexInputRef ref && !cells.isTime(columns.get(ref.getIndex()))) {
+        column = columns.get(ref.getIndex());
+        declaredKeys &= policy.apply(column).map(c -> !c.hasPrivateKeys()).orElse(false);
+      } else {
+        Derived d = derive(e, columns, cells, derived, "GROUP BY",
+            aggregate.getCluster().getRexBuilder());
+        column = d.name();
+        declaredKeys &= policy.apply(d.column()).map(c -> !c.hasPrivateKeys()).orElse(false);
+      }
       groupBy.add(quote(column));
       select.add(quote(column) + " AS " + quote("C" + out++));
     }
@@ -197,7 +208,9 @@ public final class CoreAggregate {
     } else if (!groupBy.isEmpty()) {
       sql.append(" GROUP BY ").append(String.join(", ", groupBy));
     }
-    return new Canonical(sql.toString(), derived, computed);
+    boolean listsDomain = aggregate.getAggCallList().isEmpty() && !keys.isEmpty()
+        && aggregate.getGroupType() == Aggregate.Group.SIMPLE && declaredKeys;
+    return new Canonical(sql.toString(), derived, computed, listsDomain);
   }
 
   /** The input of an aggregate that reads one table through filters and projections. */
@@ -366,8 +379,11 @@ public final class CoreAggregate {
       ValueBounds bounds, List<Computed> computed) throws SQLException {
     String name = call.getAggregation().getName();
     if (call.filterArg >= 0) {
-      throw SqlStates.notSupported(name + "(...) FILTER (WHERE ...) over a private table is not "
-          + "supported yet; move the condition into WHERE");
+      // COUNT, SUM, AVG and the variances with a FILTER arrive as their conditional forms (see
+      // org.dpsql.sql.FilterClauses); what remains has no conditional form that is answered
+      throw SqlStates.notSupported(name + (call.isDistinct() ? "(DISTINCT ...)" : "(...)")
+          + " FILTER (WHERE ...) over a private table is not supported (FILTER is answered on "
+          + "COUNT, SUM, AVG, STDDEV and VARIANCE); move the condition into WHERE");
     }
     SqlKind kind = call.getAggregation().getKind();
     String quantile = quantile(call, kind, fields, columns);

@@ -90,9 +90,11 @@ public final class PrivacyAnalysis {
       canonical.add(CoreAggregate.of(a, policy, backendDialect));
     }
     // the same aggregate reached twice (a self-join, a CTE used twice) is one release: the budget
-    // is split among the distinct ones
-    DpHint share = hint.share((int) canonical.stream().map(c -> new ReleasePlan.Release("",
-        c.sql(DpHint.NONE), c.derived(), c.computed()).statementText()).distinct().count(),
+    // is split among the distinct ones; a listing of declared domains costs nothing and takes
+    // no share
+    DpHint share = hint.share((int) Math.max(1, canonical.stream()
+        .filter(c -> !c.listsDomain()).map(c -> new ReleasePlan.Release("",
+        c.sql(DpHint.NONE), c.derived(), c.computed()).statementText()).distinct().count()),
         policy.budget().defaultQuery());
     Map<RelNode, ReleasePlan.Release> releases = new IdentityHashMap<>();
     for (int i = 0; i < aggregates.size(); i++) {
