@@ -384,6 +384,13 @@ class PrivateJoinQueriesTest {
           + "TRIPS t JOIN DRIVERS d ON t.RIDER_ID = d.DRIVER_ID GROUP BY d.REGION");
       assertRefused(st, "XDP02", "raw rows", "SELECT r.PLAN, t.FARE FROM TRIPS t "
           + "JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID");
+      // a filter by another private table's values (IN, EXISTS) points to the join on the unit
+      assertRefused(st, "XDP03", "JOIN RIDERS o ON t.<unit> = o.<unit>", "SELECT COUNT(*) FROM "
+          + "TRIPS WHERE RIDER_ID IN (SELECT RIDER_ID FROM RIDERS WHERE PLAN = 'plus')");
+      assertRefused(st, "XDP03", "join on the shared privacy unit", "SELECT REGION, COUNT(*) "
+          + "FROM TRIPS t WHERE EXISTS (SELECT 1 FROM RIDERS r WHERE r.RIDER_ID = t.RIDER_ID AND "
+          + "r.PLAN = 'plus') GROUP BY REGION");
+      assertTrue(TestDatabase.session(c).accountant().spent().isZero());
     }
   }
 

@@ -114,6 +114,10 @@ public final class CoreAggregate {
       List<String> name = r.schema() == null ? List.of(r.name()) : List.of(r.schema(), r.name());
       return of(aggregate, r::column, new Input(t.columns(), t.fields(), t.conditions(), name));
     }
+    SQLException semi = semiJoinRefusal(aggregate.getInput(), policy);
+    if (semi != null) {
+      throw semi;
+    }
     List<String> scanned = tableName(aggregate.getInput());
     org.dpsql.policy.TablePolicy table = scanned == null ? null
         : policy.table(scanned.get(scanned.size() - 1)).orElse(null);
@@ -578,6 +582,62 @@ public final class CoreAggregate {
   /** Whether {@code e} refuses a join of private tables (its reason is the one to show). */
   public static boolean refusesPrivateJoin(SQLException e) {
     return e instanceof UnitJoinInput.Refusal;
+  }
+
+  /**
+   * XDP03 for a join with the distinct values of a private table's column, which is what {@code
+   * col IN (SELECT col FROM other WHERE ...)} and {@code EXISTS (...)} become: such a filter is not
+   * answered; the message shows the join on the shared unit that asks the same when the other
+   * table has one row per unit. Null when {@code join} is not such a join.
+   */
+  private static SQLException semiJoinRefusal(RelNode input, org.dpsql.policy.Policy policy) {
+    RelNode node = input;
+    while (node instanceof Project || node instanceof Filter) {
+      node = node.getInput(0);
+    }
+    if (node instanceof org.apache.calcite.rel.core.Correlate c) {
+      List<String> inner = privateTable(c.getRight(), policy);
+      List<String> outer = tableName(c.getLeft());
+      return inner == null || outer == null ? null
+          : semiJoin(outer.get(outer.size() - 1), inner.get(inner.size() - 1));
+    }
+    if (!(node instanceof org.apache.calcite.rel.core.Join join)) {
+      return null;
+    }
+    for (RelNode side : join.getInputs()) {
+      RelNode n = side;
+      while (n instanceof Project || n instanceof Filter) {
+        n = n.getInput(0);
+      }
+      if (!(n instanceof Aggregate a) || !a.getAggCallList().isEmpty()) {
+        continue;
+      }
+      List<String> inner = privateTable(a.getInput(), policy);
+      List<String> outer = tableName(join.getInputs().get(side == join.getLeft() ? 1 : 0));
+      if (inner != null && outer != null) {
+        return semiJoin(outer.get(outer.size() - 1), inner.get(inner.size() - 1));
+      }
+    }
+    return null;
+  }
+
+  /** The name of the table below filters and projections when it is private, else null. */
+  private static List<String> privateTable(RelNode node, org.dpsql.policy.Policy policy) {
+    while (node instanceof Project || node instanceof Filter || node instanceof Aggregate) {
+      node = node.getInput(0);
+    }
+    List<String> name = tableName(node);
+    return name == null || policy.table(name.get(name.size() - 1)).map(
+        org.dpsql.policy.TablePolicy::isPublic).orElse(false) ? null : name;
+  }
+
+  /** The refusal of a filter of table {@code self} by the values of table {@code other}. */
+  private static SQLException semiJoin(String self, String other) {
+    return SqlStates.notSupported("a filter by the values of another private table's column "
+          + "(col IN (SELECT col FROM " + other + " WHERE ...), or EXISTS) is not answered; write "
+          + "it as the join on the shared privacy unit, e.g. SELECT COUNT(*) FROM " + self
+          + " t JOIN " + other + " o ON t.<unit> = o.<unit> WHERE <condition on o>, which asks the "
+          + "same when " + other + " has one row per unit");
   }
 
   static String describe(RelNode node) {
