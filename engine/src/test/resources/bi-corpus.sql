@@ -195,8 +195,10 @@ SELECT "t1"."SIGNUP_YEAR", SUM("t0"."FARE") AS "a0" FROM "PUBLIC"."TRIPS" AS "t0
 SELECT plan AS plan, COUNT(*) AS count FROM (SELECT t.STATE AS state, r.PLAN AS plan FROM TRIPS t JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID) AS virtual_table GROUP BY plan ORDER BY count DESC LIMIT 10000;
 -- SQL console | self-join on the unit (pairs of one rider's trips) | refused XDP03
 SELECT a.STATE, COUNT(*) FROM TRIPS a JOIN TRIPS b ON a.RIDER_ID = b.RIDER_ID GROUP BY a.STATE;
--- SQL console | filter by another private table's values (IN subquery on the unit) | refused XDP03
+-- SQL console | filter by the units of a table with one row per unit (IN subquery, the join on the unit) | answered
 SELECT COUNT(*) FROM TRIPS WHERE RIDER_ID IN (SELECT RIDER_ID FROM RIDERS WHERE PLAN = 'plus');
+-- SQL console | filter by the units of a table with many rows per unit (IN subquery) | refused XDP03
+SELECT COUNT(*) FROM RIDERS WHERE RIDER_ID IN (SELECT RIDER_ID FROM TRIPS WHERE STATE = 'NY');
 -- Mode | left join with a condition on the joined table in ON | refused XDP03
 SELECT r.PLAN, COUNT(*) FROM TRIPS t LEFT JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID AND r.SIGNUP_YEAR > 2020 GROUP BY r.PLAN;
 -- Metabase | top 10 of a breakout without a declared domain (keys: private) | answered

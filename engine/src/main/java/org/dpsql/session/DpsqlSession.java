@@ -121,6 +121,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     this.random = random;
     this.measurer = new ExactMeasurer(backend, dialect, policy.limits().measurementChoice(),
         policy.limits().streamingMaxRowsOrDefault(), boundingRandom(random));
+    // unit IN (SELECT unit FROM t ...) is the join on the unit when t has one row per unit
+    analyzer.oneRowPerUnit(measurer::oneRowPerUnit);
     this.releases = releases;
     this.workloads = new WorkloadExecutor(policy, accountant, reportingDelta, random, measurer,
         releases);

@@ -145,6 +145,15 @@ public final class QueryAnalyzer {
     this.calciteConfig = new CalciteConnectionConfigImpl(p);
   }
 
+  /**
+   * Tells the analysis which private tables the backend declares to have one row per unit, so
+   * that {@code unit IN (SELECT unit FROM table ...)} over such a table is answered as the join on
+   * the unit (see {@link org.dpsql.sql.relational.PrivacyAnalysis#oneRowPerUnit}).
+   */
+  public void oneRowPerUnit(java.util.function.Predicate<TablePolicy> declaredUnique) {
+    privacyAnalysis.oneRowPerUnit(declaredUnique);
+  }
+
   /** Parses, validates and checks one statement. */
   public AnalyzedStatement analyze(String sql) throws SQLException {
     SqlNode node = parse(sql);

@@ -264,6 +264,16 @@ class PostgresBackendTest {
       assertEquals(ResultRows.rounded(ResultRows.of(direct, expected)),
           ResultRows.rounded(ResultRows.of(c, "SELECT r.plan, COUNT(*) FROM trips t JOIN "
               + "riders r ON t.rider_id = r.rider_id GROUP BY r.plan ORDER BY r.plan")));
+      // rider_id IN (SELECT rider_id FROM riders ...): riders' unit is its primary key, so the
+      // filter is the join on the unit, measured in PostgreSQL like the join (5 trips per rider)
+      String plus = "SELECT SUM(LEAST(t.n, 5)) FROM (SELECT rider_id, COUNT(*) AS n FROM "
+          + schema + ".trips GROUP BY rider_id) t JOIN " + schema + ".riders r ON r.rider_id = "
+          + "t.rider_id WHERE r.plan = 'plus'";
+      try (Connection fresh = connect("per_query")) {
+        assertEquals(ResultRows.rounded(ResultRows.of(direct, plus)),
+            ResultRows.rounded(ResultRows.of(fresh, "SELECT COUNT(*) FROM trips WHERE rider_id "
+                + "IN (SELECT rider_id FROM riders WHERE plan = 'plus')")));
+      }
       // PostgreSQL has FULL JOIN (H2 has not): every rider is in both tables, 5 rows each
       assertEquals(List.of(List.of(java.math.BigDecimal.valueOf(3500).stripTrailingZeros())),
           ResultRows.rounded(ResultRows.of(c, "SELECT COUNT(*) FROM riders r FULL JOIN trips t "

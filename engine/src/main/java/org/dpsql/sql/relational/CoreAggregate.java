@@ -586,9 +586,10 @@ public final class CoreAggregate {
 
   /**
    * XDP03 for a join with the distinct values of a private table's column, which is what {@code
-   * col IN (SELECT col FROM other WHERE ...)} and {@code EXISTS (...)} become: such a filter is not
-   * answered; the message shows the join on the shared unit that asks the same when the other
-   * table has one row per unit. Null when {@code join} is not such a join.
+   * col IN (SELECT col FROM other WHERE ...)} and {@code EXISTS (...)} become, when it is left in
+   * the plan (the distinct units of a table with one row per unit are its rows, see {@code
+   * PrivacyAnalysis}); the message shows the join on the shared unit to write instead. Null when
+   * the input is not such a join.
    */
   private static SQLException semiJoinRefusal(RelNode input, org.dpsql.policy.Policy policy) {
     RelNode node = input;
@@ -634,10 +635,12 @@ public final class CoreAggregate {
   /** The refusal of a filter of table {@code self} by the values of table {@code other}. */
   private static SQLException semiJoin(String self, String other) {
     return SqlStates.notSupported("a filter by the values of another private table's column "
-          + "(col IN (SELECT col FROM " + other + " WHERE ...), or EXISTS) is not answered; write "
-          + "it as the join on the shared privacy unit, e.g. SELECT COUNT(*) FROM " + self
-          + " t JOIN " + other + " o ON t.<unit> = o.<unit> WHERE <condition on o>, which asks the "
-          + "same when " + other + " has one row per unit");
+          + "(col IN (SELECT col FROM " + other + " WHERE ...), or EXISTS) is answered only as "
+          + "unit IN (SELECT unit FROM " + other + " WHERE ...) when the backend declares "
+          + other + "'s unit column unique and NOT NULL (one row per unit): it is then the join "
+          + "on the shared privacy unit. Write that join instead, e.g. SELECT COUNT(*) FROM "
+          + self + " t JOIN " + other + " o ON t.<unit> = o.<unit> WHERE <condition on o> (a row "
+          + "of " + self + " then counts once per matching row of " + other + ")");
   }
 
   static String describe(RelNode node) {
