@@ -25,8 +25,16 @@ SELECT FLOOR(("PUBLIC"."TRIPS"."AGE" / 10)) * 10 AS "AGE", count(*) AS "count" F
 SELECT "PUBLIC"."TRIPS"."STATE" AS "STATE", "PUBLIC"."TRIPS"."FARE" AS "FARE" FROM "PUBLIC"."TRIPS" LIMIT 2000;
 -- Metabase | field fingerprint sample (raw rows) | refused XDP02
 SELECT "PUBLIC"."TRIPS"."PAYMENT" AS "PAYMENT" FROM "PUBLIC"."TRIPS" LIMIT 10000;
--- Metabase | distinct values for a filter widget | refused XDP02
+-- Metabase | distinct values for a filter widget (declared domain, free) | answered
 SELECT DISTINCT "PUBLIC"."TRIPS"."STATE" AS "STATE" FROM "PUBLIC"."TRIPS" ORDER BY "PUBLIC"."TRIPS"."STATE" ASC LIMIT 1000;
+-- Metabase | filter-widget values of a declared domain (the issue's statement) | answered
+SELECT DISTINCT PAYMENT FROM TRIPS ORDER BY PAYMENT LIMIT 1000;
+-- Superset | filter values of a declared domain, GROUP BY without aggregates | answered
+SELECT payment AS payment FROM trips GROUP BY payment ORDER BY payment LIMIT 10000;
+-- Metabase | filter-widget values of a column without a declared domain | refused XDP02
+SELECT DISTINCT "PUBLIC"."TRIPS"."FARE" AS "FARE" FROM "PUBLIC"."TRIPS" ORDER BY "PUBLIC"."TRIPS"."FARE" ASC LIMIT 1000;
+-- Superset | conditional average metric | answered
+SELECT state AS state, AVG(fare) FILTER (WHERE payment = 'APP') AS "avg_app_fare" FROM trips GROUP BY state ORDER BY "avg_app_fare" DESC LIMIT 100;
 -- Metabase | cumulative count | answered
 SELECT "STATE", sum(count(*)) OVER (ORDER BY "STATE" ROWS UNBOUNDED PRECEDING) AS "count" FROM "PUBLIC"."TRIPS" GROUP BY "STATE" ORDER BY "STATE";
 -- Metabase | public table browse | answered
@@ -187,6 +195,10 @@ SELECT "t1"."SIGNUP_YEAR", SUM("t0"."FARE") AS "a0" FROM "PUBLIC"."TRIPS" AS "t0
 SELECT plan AS plan, COUNT(*) AS count FROM (SELECT t.STATE AS state, r.PLAN AS plan FROM TRIPS t JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID) AS virtual_table GROUP BY plan ORDER BY count DESC LIMIT 10000;
 -- SQL console | self-join on the unit (pairs of one rider's trips) | refused XDP03
 SELECT a.STATE, COUNT(*) FROM TRIPS a JOIN TRIPS b ON a.RIDER_ID = b.RIDER_ID GROUP BY a.STATE;
+-- SQL console | filter by the units of a table with one row per unit (IN subquery, the join on the unit) | answered
+SELECT COUNT(*) FROM TRIPS WHERE RIDER_ID IN (SELECT RIDER_ID FROM RIDERS WHERE PLAN = 'plus');
+-- SQL console | filter by the units of a table with many rows per unit (IN subquery) | refused XDP03
+SELECT COUNT(*) FROM RIDERS WHERE RIDER_ID IN (SELECT RIDER_ID FROM TRIPS WHERE STATE = 'NY');
 -- Mode | left join with a condition on the joined table in ON | refused XDP03
 SELECT r.PLAN, COUNT(*) FROM TRIPS t LEFT JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID AND r.SIGNUP_YEAR > 2020 GROUP BY r.PLAN;
 -- Metabase | top 10 of a breakout without a declared domain (keys: private) | answered

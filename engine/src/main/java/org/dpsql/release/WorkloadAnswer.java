@@ -20,7 +20,8 @@ import org.dpsql.sql.WorkloadQuery;
  *
  * <p>Output types: group keys as for single queries ({@link PrivateAnswer}), nullable (a key not in
  * a row's grouping set is NULL); COUNT and SUM are DOUBLE — least-squares estimates, unbiased,
- * consistent with each other, not rounded; AVG is SUM/COUNT, clamped into the column's bounds, and
+ * consistent with each other, not rounded (except InfTDA's roll-ups, whose counts are integral:
+ * BIGINT, see {@link #integralCounts}); AVG is SUM/COUNT, clamped into the column's bounds, and
  * NULL when the estimated count is below 1. With a {@code ci}, each aggregate {@code X} is followed
  * by {@code X_LOW} and {@code X_HIGH}: estimate ± z·(standard error), the normal interval of the
  * estimate (for AVG, the ratio of the SUM and COUNT intervals at (1+ci)/2 each).
@@ -46,6 +47,23 @@ public final class WorkloadAnswer {
         cols.add(c.withLabel(o.label() + "_LOW"));
         cols.add(c.withLabel(o.label() + "_HIGH"));
       }
+    }
+    return cols;
+  }
+
+  /**
+   * The result columns of a workload released by InfTDA (counts of rows over a hierarchy's
+   * roll-up, see {@code org.dpsql.hierarchy.TopDownMechanism}): its counts are integral and
+   * non-negative, so they are BIGINT; group keys as in {@link #columns(WorkloadQuery)}.
+   */
+  public static List<ResultColumn> integralCounts(WorkloadQuery query) {
+    List<ResultColumn> cols = new ArrayList<>(columns(query));
+    int col = 0;
+    for (OutputItem o : query.outputs()) {
+      if (!o.isGroupKey() && o.aggregate() == AggregateKind.COUNT_STAR) {
+        cols.set(col, ResultColumn.bigint(o.label(), cols.get(col).nullable()));
+      }
+      col += o.isGroupKey() || query.hint().ci() == null ? 1 : 3;
     }
     return cols;
   }

@@ -33,6 +33,7 @@ import org.dpsql.mechanism.SeededRandomBits;
 import org.dpsql.policy.BudgetAmount;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
+import org.dpsql.release.DomainListing;
 import org.dpsql.release.MixedRelease;
 import org.dpsql.release.NoiseMechanism;
 import org.dpsql.release.NoisePlan;
@@ -120,6 +121,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     this.random = random;
     this.measurer = new ExactMeasurer(backend, dialect, policy.limits().measurementChoice(),
         policy.limits().streamingMaxRowsOrDefault(), boundingRandom(random));
+    // unit IN (SELECT unit FROM t ...) is the join on the unit when t has one row per unit
+    analyzer.oneRowPerUnit(measurer::oneRowPerUnit);
     this.releases = releases;
     this.workloads = new WorkloadExecutor(policy, accountant, reportingDelta, random, measurer,
         releases);
@@ -329,7 +332,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.PrivateWorkload w) {
       checkBudgetParameters(w.query().hint()); // bad privacy parameters are refused at prepare
       checkCells(WorkloadPlan.cellCount(w.query()), "this workload");
-      return new PreparedQuery(sql, st, WorkloadAnswer.columns(w.query()), w.parameters());
+      // InfTDA releases integral counts (a roll-up over a hierarchy): BIGINT; least-squares
+      // estimates of the matrix mechanism stay DOUBLE
+      List<ResultColumn> columns = !w.query().listsDomain()
+          && workloads.topDownShape(w.query()) != null
+          ? WorkloadAnswer.integralCounts(w.query()) : WorkloadAnswer.columns(w.query());
+      return new PreparedQuery(sql, st, columns, w.parameters());
     }
     if (st instanceof AnalyzedStatement.NamedWorkload w) {
       checkBudgetParameters(w.query().hint());
@@ -347,6 +355,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
     if (st instanceof AnalyzedStatement.ExplainWorkload) {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
+    }
+    if (st instanceof AnalyzedStatement.PrivateAggregate p && p.query().listsDomain()) {
+      // SELECT DISTINCT / GROUP BY of declared domains, no aggregate: the domain, free
+      MeasurementPlan plan = MeasurementPlan.of(p.query());
+      checkCells(plan.cells().size(), "this query's GROUP BY");
+      return new PreparedQuery(sql, st, PrivateAnswer.columns(plan), p.parameters(), plan, null);
     }
     if (st instanceof AnalyzedStatement.PrivateAggregate p
         && PartitionRelease.asks(p.query())) {
@@ -509,9 +523,14 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   /** EXPLAIN of a composite statement: its relational plan, then each release's own plan. */
   private ResultTable explainComposite(AnalyzedStatement.Composite c) throws SQLException {
     List<Object[]> rows = new ArrayList<>();
-    int n = c.plan().releases().size();
+    long listings = c.releases().stream().filter(r -> r instanceof AnalyzedStatement.PrivateAggregate p
+        ? p.query().listsDomain() : r instanceof AnalyzedStatement.PrivateWorkload w
+        && w.query().listsDomain()).count();
+    long n = c.plan().releases().size() - listings;
     rows.add(new Object[] {"statement with " + n + " private aggregate" + (n == 1 ? "" : "s")
         + (n > 1 ? ", the statement's budget split equally among them" : "")
+        + (listings == 0 ? "" : " and " + listings + " listing" + (listings == 1 ? "" : "s")
+            + " of declared domains (free)")
         + "; everything else is post-processing of the released rows (no budget)"});
     for (String line : c.plan().plan().split("\\R")) {
       if (!line.isBlank()) {
@@ -539,10 +558,14 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   }
 
   /**
-   * A column as validation describes it before a statement with bound values runs: released
-   * numbers are reported as DOUBLE (noisy), text, dates, timestamps and booleans as themselves.
+   * A column as validation describes it before a statement with bound values runs: counts as
+   * BIGINT (released as integers), other released numbers as DOUBLE (noisy), text, dates,
+   * timestamps and booleans as themselves.
    */
   private static ResultColumn describedColumn(AnalyzedStatement.ColumnInfo c) {
+    if (c.count()) {
+      return ResultColumn.bigint(c.label(), true);
+    }
     return switch (c.jdbcType()) {
       case java.sql.Types.CHAR, java.sql.Types.VARCHAR -> ResultColumn.varchar(c.label(), true);
       case java.sql.Types.DATE -> ResultColumn.date(c.label(), true);
@@ -590,8 +613,14 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.ExplainComposite e) {
       return explainComposite(e.composite());
     }
+    if (st instanceof AnalyzedStatement.PrivateAggregate p && p.query().listsDomain()) {
+      return DomainListing.answer(q.plan(), parameters); // public: nothing read, nothing charged
+    }
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       return releaseOnce(p.normalizedSql(), q, parameters);
+    }
+    if (st instanceof AnalyzedStatement.PrivateWorkload w && w.query().listsDomain()) {
+      return DomainListing.answer(WorkloadPlan.of(w.query(), parameters)); // free, reads nothing
     }
     if (st instanceof AnalyzedStatement.PrivateWorkload w) {
       return releaseOnce(w.normalizedSql(), q, parameters);
@@ -602,6 +631,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.AdaptiveTable a) {
       ResultTable t = releaseOnce(a.normalizedSql(), q, parameters);
       return a.nonNegative() ? AdaptiveExecutor.nonNegative(t) : t;
+    }
+    if (st instanceof AnalyzedStatement.Explain e && e.query().listsDomain()) {
+      List<Object[]> rows = new ArrayList<>();
+      DomainListing.describe(MeasurementPlan.of(e.query()), parameters)
+          .forEach(line -> rows.add(new Object[] {line}));
+      return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
     }
     if (st instanceof AnalyzedStatement.Explain e) {
       WorkloadQuery tree = topDown(e.query());
@@ -618,6 +653,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       }
       return MixedRelease.asks(e.query()) ? explainMixed(plan)
           : QuantileRelease.asks(e.query()) ? explainQuantiles(plan) : explain(plan);
+    }
+    if (st instanceof AnalyzedStatement.ExplainWorkload e && e.query().listsDomain()) {
+      List<Object[]> rows = new ArrayList<>();
+      DomainListing.describe(WorkloadPlan.of(e.query(), parameters))
+          .forEach(line -> rows.add(new Object[] {line}));
+      return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
     }
     if (st instanceof AnalyzedStatement.ExplainWorkload e) {
       return ExplainTable.plan(e.query(), this);
@@ -693,7 +734,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private ResultTable release(PreparedQuery q, List<Object> parameters) throws SQLException {
     AnalyzedStatement st = q.statement();
     if (st instanceof AnalyzedStatement.PrivateWorkload w) {
-      return workloads.release(w.query(), q.sql().strip(), parameters);
+      // in the types described at prepare (InfTDA's integral counts as BIGINT)
+      return PrivateAnswer.conform(workloads.release(w.query(), q.sql().strip(), parameters),
+          q.columns(), null, null);
     }
     if (st instanceof AnalyzedStatement.NamedWorkload w) {
       return workloads.release(w.query(), q.sql().strip());

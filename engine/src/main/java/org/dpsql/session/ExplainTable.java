@@ -46,6 +46,18 @@ final class ExplainTable {
   private ExplainTable() {}
 
   static ResultTable table(AnalyzedStatement inner, DpsqlSession session) throws SQLException {
+    List<org.dpsql.sql.AggregateQuery> listed =
+        inner instanceof AnalyzedStatement.PrivateAggregate p && p.query().listsDomain()
+            ? List.of(p.query())
+            : inner instanceof AnalyzedStatement.PrivateWorkload w && w.query().listsDomain()
+                ? w.query().parts() : List.of();
+    if (!listed.isEmpty()) {
+      // the declared values: no mechanism, no cost, no error
+      java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+      listed.forEach(q -> q.groupBy().forEach(c -> keys.add(c.name())));
+      return new ResultTable(COLUMNS, List.<Object[]>of(row("domain", true, PrivacyCost.ZERO, 0.0,
+          "declared values of " + String.join(", ", keys) + " (no data read)")));
+    }
     WorkloadQuery tree = inner instanceof AnalyzedStatement.PrivateAggregate p
         ? DpsqlSession.topDown(p.query()) : null;
     if (tree != null) {

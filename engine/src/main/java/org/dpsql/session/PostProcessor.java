@@ -68,7 +68,8 @@ final class PostProcessor implements AutoCloseable {
       }
       try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(plan.postSql())) {
         List<ResultColumn> cols = columnsOf(rs.getMetaData(), plan.rowType());
-        return readable(new ResultTable(cols, DpsqlSession.rows(rs, cols.size())));
+        return readable(integral(new ResultTable(cols, DpsqlSession.rows(rs, cols.size())),
+            plan.rowType()));
       }
     } catch (SQLException e) {
       throw new SQLException("post-processing of the released rows failed: " + e.getMessage()
@@ -80,6 +81,45 @@ final class PostProcessor implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * The result with whole-number decimals as BIGINT where the statement's validated type is an
+   * integer: H2 sums BIGINT columns (a count summed over released groups, {@code COUNT(*)} of a
+   * statement that the planner answers as {@code $SUM0} of released counts) as NUMERIC(…, 0),
+   * while the statement asked for a count, an integer. Decided on the column types alone, so that
+   * prepare and execute describe it alike.
+   */
+  private static ResultTable integral(ResultTable t, RelDataType rowType) {
+    List<ResultColumn> cols = new ArrayList<>(t.columns());
+    boolean[] toLong = new boolean[cols.size()];
+    boolean any = false;
+    for (int i = 0; i < cols.size() && i < rowType.getFieldCount(); i++) {
+      ResultColumn c = cols.get(i);
+      SqlTypeName validated = rowType.getFieldList().get(i).getType().getSqlTypeName();
+      boolean integer = validated == SqlTypeName.BIGINT || validated == SqlTypeName.INTEGER
+          || validated == SqlTypeName.SMALLINT || validated == SqlTypeName.TINYINT;
+      if (integer && (c.jdbcType() == Types.DECIMAL || c.jdbcType() == Types.NUMERIC)
+          && c.scale() == 0 && !"DECFLOAT".equalsIgnoreCase(c.typeName())) {
+        toLong[i] = true;
+        any = true;
+        cols.set(i, ResultColumn.bigint(c.label(), c.nullable()));
+      }
+    }
+    if (!any) {
+      return t;
+    }
+    List<Object[]> rows = new ArrayList<>(t.rows().size());
+    for (Object[] r : t.rows()) {
+      Object[] row = r.clone();
+      for (int i = 0; i < row.length; i++) {
+        if (toLong[i] && row[i] instanceof java.math.BigDecimal b) {
+          row[i] = b.longValueExact(); // scale 0 and a sum of longs within H2's BIGINT range
+        }
+      }
+      rows.add(row);
+    }
+    return new ResultTable(cols, rows);
   }
 
   /** Decimal results with more than this many digits after the point are shown as doubles. */

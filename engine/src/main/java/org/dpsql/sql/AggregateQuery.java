@@ -51,6 +51,16 @@ public record AggregateQuery(
     return groupBy.stream().anyMatch(ColumnPolicy::hasPrivateKeys);
   }
 
+  /**
+   * Whether the query asks for no aggregate, only group keys that all have a declared domain
+   * ({@code SELECT DISTINCT c}, {@code GROUP BY c} without aggregates): its answer is the
+   * policy's domain (the cells its filter may contain), public, measured on nothing and free.
+   */
+  public boolean listsDomain() {
+    return !groupBy.isEmpty() && !hasPrivateKeys()
+        && outputs.stream().allMatch(OutputItem::isGroupKey);
+  }
+
   /** The group keys with a public domain (all of them unless {@link #hasPrivateKeys()}). */
   public List<ColumnPolicy> declaredGroupBy() {
     return groupBy.stream().filter(c -> !c.hasPrivateKeys()).toList();

@@ -82,8 +82,15 @@ public sealed interface AnalyzedStatement {
       List<ParameterInfo> parameters, List<ColumnInfo> columns, String normalizedSql)
       implements AnalyzedStatement {}
 
-  /** A result column as validation describes it before the statement runs. */
-  record ColumnInfo(String label, int jdbcType, String typeName) {}
+  /**
+   * A result column as validation describes it before the statement runs; {@code count}: a
+   * {@code COUNT(...)} that is released as an integer (BIGINT).
+   */
+  record ColumnInfo(String label, int jdbcType, String typeName, boolean count) {
+    public ColumnInfo(String label, int jdbcType, String typeName) {
+      this(label, jdbcType, typeName, false);
+    }
+  }
 
   /** The JDBC type of a dynamic parameter, as validation inferred it. */
   record ParameterInfo(int jdbcType, String typeName, int precision, int scale) {}

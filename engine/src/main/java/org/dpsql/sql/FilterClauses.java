@@ -23,12 +23,25 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * qualifying row, 0 instead of NULL: released with noise either way) and the same sensitivity:
  * each row adds 0 or what it added to the unfiltered aggregate (1 for a count, its clamped value
  * for a sum, whose range [min(0, lo), max(0, hi)] is that of the clamp when the clamp contains
- * 0), so the noise and the charge are those of the unfiltered aggregate. Other aggregates with a
- * FILTER ({@code AVG}, {@code COUNT(DISTINCT ...)}, quantiles) are left as written and refused
- * by the analysis as before.
+ * 0), so the noise and the charge are those of the unfiltered aggregate.
+ *
+ * <p>{@code AVG(x) FILTER (WHERE c)} (and the standard deviations and variances) is written as
+ * {@code AVG(CASE WHEN c THEN x END)}: equal in SQL, because the aggregate skips NULLs as the
+ * FILTER skips rows. Its sum and count are measured over the value {@code CASE WHEN c THEN x END},
+ * whose non-NULL values lie in x's clamp, so each row adds to them at most what it adds to those
+ * of {@code AVG(x)}: the same sensitivities, noise and charge. Aggregates with a FILTER that are
+ * neither ({@code COUNT(DISTINCT ...)}, quantiles) are left as written and refused by the
+ * analysis (XDP03).
  */
 public final class FilterClauses {
   private FilterClauses() {}
+
+  /**
+   * Aggregates of one argument that skip NULL values, so that a FILTER is the same aggregate of
+   * {@code CASE WHEN cond THEN x END}.
+   */
+  private static final java.util.Set<String> NULL_IGNORING = java.util.Set.of("AVG",
+      "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP");
 
   /** {@code node} with the FILTER clauses it can write as conditional aggregates rewritten. */
   public static SqlNode rewrite(SqlNode node) {
@@ -91,6 +104,12 @@ public final class FilterClauses {
     } else if (name.equals("SUM")) {
       when = condition;
       then = arg;
+    } else if (NULL_IGNORING.contains(name)) {
+      // AVG(x) FILTER (WHERE c) is AVG(CASE WHEN c THEN x END): the rows c rejects are NULL,
+      // which the aggregate skips as it skips the rows the FILTER rejects
+      SqlNode caseWhen = new SqlCase(pos, null, SqlNodeList.of(condition), SqlNodeList.of(arg),
+          SqlLiteral.createNull(pos));
+      return agg.getOperator().createCall(agg.getFunctionQuantifier(), pos, caseWhen);
     } else {
       return call;
     }

@@ -145,6 +145,15 @@ public final class QueryAnalyzer {
     this.calciteConfig = new CalciteConnectionConfigImpl(p);
   }
 
+  /**
+   * Tells the analysis which private tables the backend declares to have one row per unit, so
+   * that {@code unit IN (SELECT unit FROM table ...)} over such a table is answered as the join on
+   * the unit (see {@link org.dpsql.sql.relational.PrivacyAnalysis#oneRowPerUnit}).
+   */
+  public void oneRowPerUnit(java.util.function.Predicate<TablePolicy> declaredUnique) {
+    privacyAnalysis.oneRowPerUnit(declaredUnique);
+  }
+
   /** Parses, validates and checks one statement. */
   public AnalyzedStatement analyze(String sql) throws SQLException {
     SqlNode node = parse(sql);
@@ -262,12 +271,14 @@ public final class QueryAnalyzer {
         parameters.add(new AnalyzedStatement.ParameterInfo(java.sql.Types.OTHER, "OTHER", 0, 0));
       }
     }
-    List<String> labels = labels(parse(described), d.rowType().getFieldNames());
+    SqlNode parsedDescribed = parse(described);
+    List<String> labels = labels(parsedDescribed, d.rowType().getFieldNames());
+    boolean[] counts = counts(parsedDescribed, labels.size());
     List<AnalyzedStatement.ColumnInfo> columns = new ArrayList<>();
     for (int i = 0; i < labels.size(); i++) {
       RelDataType type = d.rowType().getFieldList().get(i).getType();
       columns.add(new AnalyzedStatement.ColumnInfo(labels.get(i),
-          type.getSqlTypeName().getJdbcOrdinal(), type.getSqlTypeName().getName()));
+          type.getSqlTypeName().getJdbcOrdinal(), type.getSqlTypeName().getName(), counts[i]));
     }
     return new AnalyzedStatement.Deferred(template, null, parameters, columns, normalized);
   }
@@ -503,6 +514,37 @@ public final class QueryAnalyzer {
   private static String texts(List<org.dpsql.sql.relational.CoreAggregate.Derived> derived) {
     return String.join(", ", derived.stream()
         .map(org.dpsql.sql.relational.CoreAggregate.Derived::text).toList());
+  }
+
+  /**
+   * Which result columns of a statement are counts released as integers, as far as its text
+   * shows before its values are bound: a {@code COUNT(...)} item of the outermost SELECT of a
+   * statement without grouping sets (a roll-up's counts may be least-squares estimates).
+   */
+  private static boolean[] counts(SqlNode node, int width) {
+    boolean[] out = new boolean[width];
+    SqlNode n = node instanceof SqlOrderBy ob ? ob.query : node;
+    if (!(n instanceof SqlSelect select) || select.getSelectList().size() != width) {
+      return out;
+    }
+    if (select.getGroup() != null) {
+      for (SqlNode g : select.getGroup()) {
+        if (g.getKind() == SqlKind.ROLLUP || g.getKind() == SqlKind.CUBE
+            || g.getKind() == SqlKind.GROUPING_SETS) {
+          return out;
+        }
+      }
+    }
+    for (int i = 0; i < width; i++) {
+      SqlNode item = select.getSelectList().get(i);
+      if (item.getKind() == SqlKind.AS) {
+        item = ((SqlCall) item).operand(0);
+      }
+      // unvalidated: the function is known by its name
+      out[i] = item instanceof SqlCall call && call.getOperator() instanceof
+          org.apache.calcite.sql.SqlFunction && functionName(call).equals("COUNT");
+    }
+    return out;
   }
 
   /**
@@ -1231,6 +1273,11 @@ public final class QueryAnalyzer {
         throw SqlStates.notSupported("ORDER BY/OFFSET/FETCH inside a UNION ALL branch is not "
             + "supported; order the whole result instead");
       }
+      if (q.listsDomain()) {
+        // answered as a statement whose branches are released (listed) one by one
+        throw SqlStates.notSupported("a UNION ALL branch without aggregates is not a workload "
+            + "query");
+      }
       refuseDistinctUnitsInWorkload(q);
       refusePrivateKeysInWorkload(q);
       if (a.groupingSets() == null) {
@@ -1391,8 +1438,10 @@ public final class QueryAnalyzer {
       }
       outputs.add(out);
     }
-    // the groups over private keys are themselves a private release (the selected keys)
-    if (!anyAggregate && groupBy.stream().noneMatch(ColumnPolicy::hasPrivateKeys)) {
+    // the groups over private keys are themselves a private release (the selected keys); the
+    // groups over declared domains are the domain itself (public: the policy lists it)
+    if (!anyAggregate && (groupBy.isEmpty() || groupingSets != null)
+        && groupBy.stream().noneMatch(ColumnPolicy::hasPrivateKeys)) {
       throw SqlStates.notAllowed("raw rows of private table " + table.name()
           + " cannot be returned; ask for COUNT(*), COUNT(col), SUM(col) or AVG(col)");
     }

@@ -27,6 +27,14 @@ public record WorkloadQuery(Shape shape, TablePolicy table, List<AggregateQuery>
     }
   }
 
+  /**
+   * Whether every part asks for group keys of declared domains only ({@link
+   * AggregateQuery#listsDomain()}): the answer is the domain's groups, free.
+   */
+  public boolean listsDomain() {
+    return parts.stream().allMatch(AggregateQuery::listsDomain);
+  }
+
   /** The outputs (columns) of the result: those of the first part. */
   public List<OutputItem> outputs() {
     return parts.get(0).outputs();

@@ -51,7 +51,7 @@ final class AuditCases {
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(), timeSeriesSynopsis(),
         variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin(),
-        median(), quartiles(), medianWithCount(), privateKeys(), parameterizedSubquery(),
+        privateSemiJoin(), median(), quartiles(), medianWithCount(), privateKeys(), parameterizedSubquery(),
         relativeDateSeries());
   }
 
@@ -370,6 +370,33 @@ final class AuditCases {
         inner.unitRows(), inner.policyYaml(), "SELECT u.PLAN, COUNT(*) AS N FROM U u LEFT JOIN T t "
             + "ON t.UNIT = u.UNIT GROUP BY u.PLAN", ReleasedValue.cell("PLAN", "P", "N"),
         BackendFault.BOUNDING_OFF);
+  }
+
+  /**
+   * COUNT(*) of cell A over T filtered by {@code UNIT IN (SELECT UNIT FROM U WHERE PLAN = 'P')},
+   * U a private table of the same persons whose unit is its primary key (one row per person): the
+   * filter is answered as the join on the unit. The added unit has its 100 rows in T (cell A) and
+   * one U row with plan P; the honest engine bounds the join's rows to k = 2 per unit; with
+   * bounding off all 100 are counted.
+   */
+  static AuditCase privateSemiJoin() {
+    List<String> background = new ArrayList<>(aggregateBackground());
+    background.add("CREATE TABLE U (UNIT INT PRIMARY KEY, PLAN VARCHAR(1))");
+    background.add("INSERT INTO U SELECT X, CASE WHEN MOD(X, 2) = 0 THEN 'P' ELSE 'Q' END "
+        + "FROM SYSTEM_RANGE(0, 39)");
+    List<String> unit = new ArrayList<>(aggregateUnit());
+    unit.add("INSERT INTO U VALUES (" + UNIT + ", 'P')");
+    String policy = "allow_seed: true\n" + PURE_DEFAULT_2 + "tables:\n  T:\n"
+        + "    privacy_unit: UNIT\n    unit: person\n    max_rows_per_unit: 2\n"
+        + "    columns:\n      G: {values: [A, B]}\n  U:\n    privacy_unit: UNIT\n"
+        + "    unit: person\n    max_rows_per_unit: 1\n    columns:\n"
+        + "      PLAN: {values: [P, Q]}\n";
+    return new AuditCase("private-semi-join", "COUNT(*) GROUP BY G over T WHERE UNIT IN (SELECT "
+            + "UNIT FROM U WHERE PLAN = 'P'), U's unit its primary key: the join on the unit, "
+            + "bounded to k = 2 after the join, 100 rows of the added unit), pure ε = 2 "
+            + "(default_query)", background, unit, policy,
+        "SELECT G, COUNT(*) AS N FROM T WHERE UNIT IN (SELECT UNIT FROM U WHERE PLAN = 'P') "
+            + "GROUP BY G", ReleasedValue.cell("G", "A", "N"), BackendFault.BOUNDING_OFF);
   }
 
   /**

@@ -47,6 +47,7 @@ class ReleasePathAuditTest {
       Map.entry("time-series-synopsis", new int[] {40, 150}),
       Map.entry("private-join", new int[] {40, 150}),
       Map.entry("private-left-join", new int[] {40, 150}),
+      Map.entry("private-semi-join", new int[] {40, 150}),
       // post-processed from three noisy sums: 400 runs give the power to flag bounding off
       Map.entry("variance", new int[] {100, 400}),
       // the sum of 8 noisy cells: 700 runs give the power to see a shift of 8 against 2

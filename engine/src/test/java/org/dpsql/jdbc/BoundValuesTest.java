@@ -360,4 +360,85 @@ class BoundValuesTest {
       assertEquals(filterCost, spent(c));
     }
   }
+
+  /**
+   * {@code AVG(x) FILTER (WHERE c)} is {@code AVG(CASE WHEN c THEN x END)}: the backend's answer
+   * (noise negligible here, the average of whole fares rounded), and with the same seed the same
+   * release and charge as the CASE form, whose sum and count have the sensitivities of {@code
+   * AVG(x)}'s (EXPLAIN's Δ lines are those of the unfiltered average). COUNT(DISTINCT ...) with a
+   * FILTER has no conditional form that is answered: refused (XDP03), nothing charged.
+   */
+  @Test
+  void averageFilterClausesAreTheirConditionalForm() throws SQLException {
+    String filtered = "SELECT REGION, AVG(FARE) FILTER (WHERE AGE >= 40) AS OLDER_FARE FROM TRIPS "
+        + "GROUP BY REGION ORDER BY REGION";
+    String conditional = "SELECT REGION, AVG(CASE WHEN AGE >= 40 THEN FARE END) AS OLDER_FARE "
+        + "FROM TRIPS GROUP BY REGION ORDER BY REGION";
+    String exact = "SELECT REGION, AVG(CAST(FARE AS DOUBLE)) FILTER (WHERE AGE >= 40) FROM TRIPS "
+        + "GROUP BY REGION ORDER BY REGION";
+    List<List<Object>> viaFilter;
+    PrivacyCost filterCost;
+    try (Connection c = connect()) {
+      viaFilter = ResultRows.of(c, filtered);
+      filterCost = spent(c);
+      assertTrue(!filterCost.isZero());
+    }
+    List<List<Object>> backend = ResultRows.of(direct, exact);
+    assertEquals(backend.size(), viaFilter.size());
+    for (int r = 0; r < backend.size(); r++) {
+      assertEquals(backend.get(r).get(0), viaFilter.get(r).get(0));
+      // noise std of the sum 100·5/√(2·10⁶) ≈ 0.35 over hundreds of rows: far below 0.01
+      assertEquals(((java.math.BigDecimal) backend.get(r).get(1)).doubleValue(),
+          ((java.math.BigDecimal) viaFilter.get(r).get(1)).doubleValue(), 0.01, filtered);
+    }
+    try (Connection c = connect()) {
+      assertEquals(viaFilter, ResultRows.of(c, conditional), "the same release");
+      assertEquals(filterCost, spent(c));
+    }
+    try (Connection c = connect()) {
+      List<String> deltas = new java.util.ArrayList<>();
+      for (String sql : List.of("EXPLAIN PLAN FOR " + filtered,
+          "EXPLAIN PLAN FOR SELECT REGION, AVG(FARE) AS F FROM TRIPS GROUP BY REGION")) {
+        StringBuilder d = new StringBuilder();
+        for (List<Object> line : ResultRows.of(c, sql)) {
+          java.util.regex.Matcher m = java.util.regex.Pattern.compile("measure (SUM|COUNT)\\(.*"
+              + "(Δ=[0-9]+)").matcher(line.get(0).toString());
+          if (m.find()) {
+            d.append(m.group(1)).append(' ').append(m.group(2)).append("; ");
+          }
+        }
+        deltas.add(d.toString());
+      }
+      assertEquals(deltas.get(1), deltas.get(0));
+      assertTrue(deltas.get(0).contains("SUM Δ=500") && deltas.get(0).contains("COUNT Δ=5"),
+          deltas.get(0));
+      SQLException e = assertThrows(SQLException.class, () -> ResultRows.of(c, "SELECT REGION, "
+          + "COUNT(DISTINCT RIDER_ID) FILTER (WHERE AGE >= 40) FROM TRIPS GROUP BY REGION"));
+      assertEquals("XDP03", e.getSQLState(), e.getMessage());
+      assertTrue(e.getMessage().contains("COUNT(DISTINCT ...) FILTER"), e.getMessage());
+      assertTrue(spent(c).isZero());
+    }
+  }
+
+  /**
+   * A count released as an integer is BIGINT for a statement with bound values too: described
+   * so at prepare (from validation) and returned so after execute; an average stays DOUBLE.
+   */
+  @Test
+  void countsWithBoundValuesAreBigintAtPrepareAndExecute() throws SQLException {
+    try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT REGION, "
+        + "COUNT(*) AS N, AVG(AGE) AS A FROM TRIPS WHERE AGE >= ? GROUP BY REGION "
+        + "HAVING COUNT(*) > ? ORDER BY N DESC")) {
+      assertEquals(Types.BIGINT, ps.getMetaData().getColumnType(2));
+      assertEquals(Types.DOUBLE, ps.getMetaData().getColumnType(3));
+      ps.setInt(1, 30);
+      ps.setInt(2, 1);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertEquals(Types.BIGINT, rs.getMetaData().getColumnType(2));
+        assertEquals(Types.DOUBLE, rs.getMetaData().getColumnType(3));
+        assertTrue(rs.next());
+        assertTrue(rs.getObject(2) instanceof Long, rs.getObject(2).getClass().getName());
+      }
+    }
+  }
 }

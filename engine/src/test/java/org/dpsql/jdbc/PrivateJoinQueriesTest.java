@@ -384,6 +384,14 @@ class PrivateJoinQueriesTest {
           + "TRIPS t JOIN DRIVERS d ON t.RIDER_ID = d.DRIVER_ID GROUP BY d.REGION");
       assertRefused(st, "XDP02", "raw rows", "SELECT r.PLAN, t.FARE FROM TRIPS t "
           + "JOIN RIDERS r ON t.RIDER_ID = r.RIDER_ID");
+      // a filter by the units of a table without one row per unit (IN), or correlated (EXISTS),
+      // points to the join on the unit
+      assertRefused(st, "XDP03", "JOIN PAYMENTS o ON t.<unit> = o.<unit>", "SELECT COUNT(*) FROM "
+          + "TRIPS WHERE RIDER_ID IN (SELECT RIDER_ID FROM PAYMENTS WHERE METHOD = 'CASH')");
+      assertRefused(st, "XDP03", "join on the shared privacy unit", "SELECT REGION, COUNT(*) "
+          + "FROM TRIPS t WHERE EXISTS (SELECT 1 FROM RIDERS r WHERE r.RIDER_ID = t.RIDER_ID AND "
+          + "r.PLAN = 'plus') GROUP BY REGION");
+      assertTrue(TestDatabase.session(c).accountant().spent().isZero());
     }
   }
 
@@ -429,5 +437,28 @@ class PrivateJoinQueriesTest {
     SQLException e = assertThrows(SQLException.class, () -> st.executeQuery(sql).close(), sql);
     assertEquals(state, e.getSQLState(), e.getMessage());
     assertTrue(e.getMessage().contains(fragment), e.getMessage());
+  }
+
+  /**
+   * {@code unit IN (SELECT unit FROM RIDERS WHERE ...)}: RIDERS's unit is its primary key, so the
+   * distinct units are its rows and the filter is the join on the unit: the same canonical release
+   * as the join written by hand: the second statement is free and returns the same rows.
+   */
+  @Test
+  void aFilterByTheUnitsOfATableWithOneRowPerUnitIsTheJoin() throws Exception {
+    String in = "SELECT REGION, COUNT(*) AS N FROM TRIPS WHERE RIDER_ID IN (SELECT RIDER_ID FROM "
+        + "RIDERS WHERE PLAN = 'plus') GROUP BY REGION ORDER BY REGION";
+    String join = "SELECT t.REGION, COUNT(*) AS N FROM TRIPS t JOIN RIDERS r ON t.RIDER_ID = "
+        + "r.RIDER_ID WHERE r.PLAN = 'plus' GROUP BY t.REGION ORDER BY t.REGION";
+    try (Connection c = connect()) {
+      List<List<Object>> viaIn = ResultRows.of(c, in);
+      org.dpsql.accounting.PrivacyCost spent = TestDatabase.session(c).accountant().spent();
+      assertTrue(!spent.isZero());
+      assertEquals(viaIn, ResultRows.of(c, join));
+      assertEquals(spent, TestDatabase.session(c).accountant().spent(), "the same release, free");
+      assertEquals(4, viaIn.size());
+      String plan = ResultRows.of(c, "EXPLAIN PLAN FOR " + in).toString();
+      assertTrue(plan.contains("TRIPS JOIN RIDERS"), plan);
+    }
   }
 }

@@ -748,4 +748,38 @@ class TrinoBackendTest {
       }
     }
   }
+
+  /**
+   * On Trino: {@code AVG(x) FILTER (WHERE c)} measured as the CASE form in Trino's dialect equals
+   * Trino's own average (noise-free budget, nothing bounded away); a roll-up over the GEO
+   * hierarchy is released by InfTDA with BIGINT counts; a listing of a declared domain is
+   * answered without reading Trino.
+   */
+  @Test
+  void averageFilterRollUpTypesAndDomainListing() throws Exception {
+    try (Connection c = connect("zcdp", "per_query"); Connection t = trino()) {
+      List<List<Object>> exact = ResultRows.of(t, "SELECT region, AVG(CAST(fare AS double)) "
+          + "FILTER (WHERE age >= 48) FROM trips GROUP BY region ORDER BY region");
+      List<List<Object>> released = ResultRows.of(c, "SELECT region, AVG(fare) FILTER (WHERE "
+          + "age >= 48) AS a FROM trips GROUP BY region ORDER BY region");
+      assertEquals(exact.size(), released.size());
+      for (int r = 0; r < exact.size(); r++) {
+        assertEquals(exact.get(r).get(0), released.get(r).get(0));
+        assertEquals(((java.math.BigDecimal) exact.get(r).get(1)).doubleValue(),
+            ((java.math.BigDecimal) released.get(r).get(1)).doubleValue(), 0.01);
+      }
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT region, "
+          + "county, COUNT(*) AS n FROM trips GROUP BY ROLLUP(region, county)")) {
+        assertEquals(java.sql.Types.BIGINT, rs.getMetaData().getColumnType(3));
+        int rows = 0;
+        while (rs.next()) {
+          rows++;
+          assertTrue(rs.getObject(3) instanceof Long);
+        }
+        assertEquals(1 + 4 + 12, rows);
+      }
+      assertEquals(List.of(List.of("E"), List.of("N"), List.of("S"), List.of("W")),
+          ResultRows.of(c, "SELECT DISTINCT region FROM trips ORDER BY region LIMIT 1000"));
+    }
+  }
 }

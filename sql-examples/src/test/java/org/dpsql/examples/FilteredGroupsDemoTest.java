@@ -75,6 +75,29 @@ class FilteredGroupsDemoTest {
       List<String> rollup = firstColumn(c, "SELECT STATE, COUNTY, COUNT(*) AS N FROM TRIPS "
           + "GROUP BY ROLLUP(STATE, COUNTY)");
       assertEquals(20, rollup.size(), rollup.toString());
+      // InfTDA releases the roll-up's counts as integers: BIGINT, whole and non-negative, the
+      // same type at prepare and after execute
+      try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT STATE, COUNTY, COUNT(*) "
+          + "AS N FROM TRIPS GROUP BY ROLLUP(STATE, COUNTY)")) {
+        assertEquals(java.sql.Types.BIGINT, ps.getMetaData().getColumnType(3));
+        try (ResultSet rs = ps.executeQuery()) {
+          assertEquals(java.sql.Types.BIGINT, rs.getMetaData().getColumnType(3));
+          int rows = 0;
+          while (rs.next()) {
+            rows++;
+            assertTrue(rs.getObject(3) instanceof Long n && n >= 0, "" + rs.getObject(3));
+          }
+          assertEquals(20, rows);
+        }
+      }
+      // a roll-up outside a hierarchy is answered by the matrix mechanism: least-squares
+      // estimates, DOUBLE
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT STATE, "
+          + "PAYMENT, COUNT(*) AS N FROM TRIPS GROUP BY ROLLUP(STATE, PAYMENT)")) {
+        assertEquals(java.sql.Types.DOUBLE, rs.getMetaData().getColumnType(3));
+        assertTrue(rs.next());
+        assertTrue(rs.getObject(3) instanceof Double);
+      }
       List<String> texas = new ArrayList<>();
       DemoData.countiesOf("TX").forEach(county -> texas.add(county.name()));
       assertEquals(texas, firstColumn(c, "SELECT COUNTY, COUNT(*) AS TRIP_COUNT FROM TRIPS "

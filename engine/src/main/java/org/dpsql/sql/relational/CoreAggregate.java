@@ -67,9 +67,12 @@ public final class CoreAggregate {
   /**
    * The canonical statement of a private aggregate without its DP hint ({@code body}, what follows
    * {@code SELECT}), its derived columns (none when every group key and compared value is a plain
-   * column) and its computed arguments.
+   * column) and its computed arguments. {@code listsDomain}: it has no aggregate call and every
+   * group key is (a function of) a column with a declared domain, so its answer is that domain,
+   * free (see {@code org.dpsql.release.DomainListing}).
    */
-  public record Canonical(String body, List<Derived> derived, List<Computed> computed) {
+  public record Canonical(String body, List<Derived> derived, List<Computed> computed,
+      boolean listsDomain) {
     /** The statement with {@code hint} as its DP hint. */
     public String sql(DpHint hint) {
       String hintText = hint.sqlText();
@@ -111,6 +114,10 @@ public final class CoreAggregate {
       List<String> name = r.schema() == null ? List.of(r.name()) : List.of(r.schema(), r.name());
       return of(aggregate, r::column, new Input(t.columns(), t.fields(), t.conditions(), name));
     }
+    SQLException semi = semiJoinRefusal(aggregate.getInput(), policy);
+    if (semi != null) {
+      throw semi;
+    }
     List<String> scanned = tableName(aggregate.getInput());
     org.dpsql.policy.TablePolicy table = scanned == null ? null
         : policy.table(scanned.get(scanned.size() - 1)).orElse(null);
@@ -148,13 +155,21 @@ public final class CoreAggregate {
     List<String> groupBy = new ArrayList<>();
     List<Integer> keys = new ArrayList<>();
     int out = 0;
+    boolean declaredKeys = true;
     for (int key : aggregate.getGroupSet()) {
       keys.add(key);
       RexNode e = fields.get(key);
       // a time column is grouped by its bins, labelled by their starts (a derived column)
-      String column = e instanceof RexInputRef ref && !cells.isTime(columns.get(ref.getIndex()))
-          ? columns.get(ref.getIndex()) : derive(e, columns, cells, derived, "GROUP BY",
-          aggregate.getCluster().getRexBuilder()).name();
+      String column;
+      if (e instanceof RexInputRef ref && !cells.isTime(columns.get(ref.getIndex()))) {
+        column = columns.get(ref.getIndex());
+        declaredKeys &= policy.apply(column).map(c -> !c.hasPrivateKeys()).orElse(false);
+      } else {
+        Derived d = derive(e, columns, cells, derived, "GROUP BY",
+            aggregate.getCluster().getRexBuilder());
+        column = d.name();
+        declaredKeys &= policy.apply(d.column()).map(c -> !c.hasPrivateKeys()).orElse(false);
+      }
       groupBy.add(quote(column));
       select.add(quote(column) + " AS " + quote("C" + out++));
     }
@@ -197,7 +212,9 @@ public final class CoreAggregate {
     } else if (!groupBy.isEmpty()) {
       sql.append(" GROUP BY ").append(String.join(", ", groupBy));
     }
-    return new Canonical(sql.toString(), derived, computed);
+    boolean listsDomain = aggregate.getAggCallList().isEmpty() && !keys.isEmpty()
+        && aggregate.getGroupType() == Aggregate.Group.SIMPLE && declaredKeys;
+    return new Canonical(sql.toString(), derived, computed, listsDomain);
   }
 
   /** The input of an aggregate that reads one table through filters and projections. */
@@ -366,8 +383,11 @@ public final class CoreAggregate {
       ValueBounds bounds, List<Computed> computed) throws SQLException {
     String name = call.getAggregation().getName();
     if (call.filterArg >= 0) {
-      throw SqlStates.notSupported(name + "(...) FILTER (WHERE ...) over a private table is not "
-          + "supported yet; move the condition into WHERE");
+      // COUNT, SUM, AVG and the variances with a FILTER arrive as their conditional forms (see
+      // org.dpsql.sql.FilterClauses); what remains has no conditional form that is answered
+      throw SqlStates.notSupported(name + (call.isDistinct() ? "(DISTINCT ...)" : "(...)")
+          + " FILTER (WHERE ...) over a private table is not supported (FILTER is answered on "
+          + "COUNT, SUM, AVG, STDDEV and VARIANCE); move the condition into WHERE");
     }
     SqlKind kind = call.getAggregation().getKind();
     String quantile = quantile(call, kind, fields, columns);
@@ -562,6 +582,65 @@ public final class CoreAggregate {
   /** Whether {@code e} refuses a join of private tables (its reason is the one to show). */
   public static boolean refusesPrivateJoin(SQLException e) {
     return e instanceof UnitJoinInput.Refusal;
+  }
+
+  /**
+   * XDP03 for a join with the distinct values of a private table's column, which is what {@code
+   * col IN (SELECT col FROM other WHERE ...)} and {@code EXISTS (...)} become, when it is left in
+   * the plan (the distinct units of a table with one row per unit are its rows, see {@code
+   * PrivacyAnalysis}); the message shows the join on the shared unit to write instead. Null when
+   * the input is not such a join.
+   */
+  private static SQLException semiJoinRefusal(RelNode input, org.dpsql.policy.Policy policy) {
+    RelNode node = input;
+    while (node instanceof Project || node instanceof Filter) {
+      node = node.getInput(0);
+    }
+    if (node instanceof org.apache.calcite.rel.core.Correlate c) {
+      List<String> inner = privateTable(c.getRight(), policy);
+      List<String> outer = tableName(c.getLeft());
+      return inner == null || outer == null ? null
+          : semiJoin(outer.get(outer.size() - 1), inner.get(inner.size() - 1));
+    }
+    if (!(node instanceof org.apache.calcite.rel.core.Join join)) {
+      return null;
+    }
+    for (RelNode side : join.getInputs()) {
+      RelNode n = side;
+      while (n instanceof Project || n instanceof Filter) {
+        n = n.getInput(0);
+      }
+      if (!(n instanceof Aggregate a) || !a.getAggCallList().isEmpty()) {
+        continue;
+      }
+      List<String> inner = privateTable(a.getInput(), policy);
+      List<String> outer = tableName(join.getInputs().get(side == join.getLeft() ? 1 : 0));
+      if (inner != null && outer != null) {
+        return semiJoin(outer.get(outer.size() - 1), inner.get(inner.size() - 1));
+      }
+    }
+    return null;
+  }
+
+  /** The name of the table below filters and projections when it is private, else null. */
+  private static List<String> privateTable(RelNode node, org.dpsql.policy.Policy policy) {
+    while (node instanceof Project || node instanceof Filter || node instanceof Aggregate) {
+      node = node.getInput(0);
+    }
+    List<String> name = tableName(node);
+    return name == null || policy.table(name.get(name.size() - 1)).map(
+        org.dpsql.policy.TablePolicy::isPublic).orElse(false) ? null : name;
+  }
+
+  /** The refusal of a filter of table {@code self} by the values of table {@code other}. */
+  private static SQLException semiJoin(String self, String other) {
+    return SqlStates.notSupported("a filter by the values of another private table's column "
+          + "(col IN (SELECT col FROM " + other + " WHERE ...), or EXISTS) is answered only as "
+          + "unit IN (SELECT unit FROM " + other + " WHERE ...) when the backend declares "
+          + other + "'s unit column unique and NOT NULL (one row per unit): it is then the join "
+          + "on the shared privacy unit. Write that join instead, e.g. SELECT COUNT(*) FROM "
+          + self + " t JOIN " + other + " o ON t.<unit> = o.<unit> WHERE <condition on o> (a row "
+          + "of " + self + " then counts once per matching row of " + other + ")");
   }
 
   static String describe(RelNode node) {

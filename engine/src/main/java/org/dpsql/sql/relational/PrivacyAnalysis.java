@@ -53,11 +53,22 @@ import org.dpsql.sql.DpHint;
 public final class PrivacyAnalysis {
   private final Policy policy;
   private final SqlDialect backendDialect;
+  /** Whether the backend declares a private table's unit column unique and not null. */
+  private volatile java.util.function.Predicate<TablePolicy> oneRowPerUnit = t -> false;
 
   /** An analysis for {@code policy}; public parts are written in {@code backendDialect}. */
   public PrivacyAnalysis(Policy policy, SqlDialect backendDialect) {
     this.policy = policy;
     this.backendDialect = backendDialect;
+  }
+
+  /**
+   * Tells the analysis which private tables the backend declares to have one row per unit (see
+   * {@code org.dpsql.backend.UniqueUnits}): the distinct units of such a table are its rows, so a
+   * filter {@code unit IN (SELECT unit FROM table WHERE ...)} is the join on the unit.
+   */
+  public void oneRowPerUnit(java.util.function.Predicate<TablePolicy> declaredUnique) {
+    this.oneRowPerUnit = java.util.Objects.requireNonNull(declaredUnique);
   }
 
   /** Splits {@code plan} at its private aggregates; {@code hint} is the statement's DP hint. */
@@ -73,6 +84,7 @@ public final class PrivacyAnalysis {
   }
 
   private ReleasePlan splitChecked(RelNode plan, DpHint hint) throws SQLException {
+    plan = distinctUnitsAsRows(plan);
     if (isEmpty(plan)) {
       return new ReleasePlan(List.of(), List.of(), null, plan.getRowType(),
           RelOptUtil.toString(plan), true);
@@ -90,9 +102,11 @@ public final class PrivacyAnalysis {
       canonical.add(CoreAggregate.of(a, policy, backendDialect));
     }
     // the same aggregate reached twice (a self-join, a CTE used twice) is one release: the budget
-    // is split among the distinct ones
-    DpHint share = hint.share((int) canonical.stream().map(c -> new ReleasePlan.Release("",
-        c.sql(DpHint.NONE), c.derived(), c.computed()).statementText()).distinct().count(),
+    // is split among the distinct ones; a listing of declared domains costs nothing and takes
+    // no share
+    DpHint share = hint.share((int) Math.max(1, canonical.stream()
+        .filter(c -> !c.listsDomain()).map(c -> new ReleasePlan.Release("",
+        c.sql(DpHint.NONE), c.derived(), c.computed()).statementText()).distinct().count()),
         policy.budget().defaultQuery());
     Map<RelNode, ReleasePlan.Release> releases = new IdentityHashMap<>();
     for (int i = 0; i < aggregates.size(); i++) {
@@ -108,6 +122,54 @@ public final class PrivacyAnalysis {
     aggregates.forEach(a -> ordered.add(releases.get(a)));
     return new ReleasePlan(ordered, inputs, postSql, plan.getRowType(), RelOptUtil.toString(post),
         false);
+  }
+
+  /**
+   * {@code node} with every {@code SELECT DISTINCT unit FROM t [WHERE ...]} (an aggregate without
+   * calls grouping by the privacy-unit column of a private table {@code t}, through filters and
+   * projections) replaced by its rows' units, when the backend declares t's unit column unique and
+   * not null: the distinct units are then the rows' units, the same values. This is what {@code
+   * unit IN (SELECT unit FROM t WHERE ...)} becomes, and after it the statement joins t on the
+   * shared unit, which the analysis answers as a join of private tables (each unit's rows of both
+   * tables, bounded after the join).
+   */
+  private RelNode distinctUnitsAsRows(RelNode node) {
+    List<RelNode> inputs = new ArrayList<>();
+    boolean changed = false;
+    for (RelNode input : node.getInputs()) {
+      RelNode r = distinctUnitsAsRows(input);
+      changed |= r != input;
+      inputs.add(r);
+    }
+    RelNode n = changed ? node.copy(node.getTraitSet(), inputs) : node;
+    if (!(n instanceof Aggregate a) || !a.getAggCallList().isEmpty()
+        || a.getGroupType() != Aggregate.Group.SIMPLE || a.getGroupCount() != 1) {
+      return n;
+    }
+    int key = a.getGroupSet().nth(0);
+    int field = key;
+    RelNode below = a.getInput();
+    while (below instanceof Project || below instanceof Filter) {
+      if (below instanceof Project p) {
+        if (!(p.getProjects().get(field) instanceof org.apache.calcite.rex.RexInputRef ref)) {
+          return n;
+        }
+        field = ref.getIndex();
+      }
+      below = below.getInput(0);
+    }
+    if (!(below instanceof TableScan scan) || !isPrivate(scan)) {
+      return n;
+    }
+    TablePolicy t = policyOf(scan).orElse(null);
+    String column = scan.getRowType().getFieldNames().get(field);
+    if (t == null || t.unitIsRow() || t.join() != null
+        || !column.equalsIgnoreCase(t.privacyUnit()) || !oneRowPerUnit.test(t)) {
+      return n;
+    }
+    return org.apache.calcite.rel.logical.LogicalProject.create(a.getInput(), List.of(),
+        List.of(org.apache.calcite.rex.RexInputRef.of(key, a.getInput().getRowType())),
+        a.getRowType().getFieldNames(), java.util.Set.of());
   }
 
   /** The policy of the table a scan reads (empty for a table the policy does not name). */
