@@ -303,14 +303,13 @@ class RelationalQueriesTest {
           "SELECT x, u.FARE FROM (SELECT REGION, COUNT(*) AS x FROM TRIPS GROUP BY REGION) t "
               + "JOIN TRIPS u ON t.REGION = u.REGION"));
       assertEquals("XDP02", presence.getSQLState(), presence.getMessage());
-      // MIN ignores the join's duplicates, so the planner joins the distinct regions instead:
-      // the declared domain (every region, whether it occurs or not), free; one release
-      try (Connection semi = connect(); Connection counts = connect()) {
-        assertEquals(1, rows(semi, "SELECT MIN(x) FROM (SELECT REGION, COUNT(*) AS x FROM TRIPS "
-            + "GROUP BY REGION) t JOIN TRIPS u ON t.REGION = u.REGION").size());
-        rows(counts, "SELECT REGION, COUNT(*) AS x FROM TRIPS GROUP BY REGION");
-        assertEquals(spent(counts), spent(semi));
-      }
+      // MIN ignores the join's duplicates, so the planner joins the distinct regions that occur
+      // in TRIPS: which ones occur is private, and the declared domain would change the answer
+      SQLException occurring = assertThrows(SQLException.class, () -> rows(c,
+          "SELECT MIN(x) FROM (SELECT REGION, COUNT(*) AS x FROM TRIPS GROUP BY REGION) t "
+              + "JOIN TRIPS u ON t.REGION = u.REGION"));
+      assertEquals("XDP02", occurring.getSQLState(), occurring.getMessage());
+      assertTrue(occurring.getMessage().contains("values that occur"), occurring.getMessage());
       // a comparison across types inside a subquery: the backend would convert every row
       SQLException types = assertThrows(SQLException.class, () -> rows(c,
           "SELECT COUNT(*) FROM (SELECT * FROM TRIPS WHERE REGION = 3) t"));

@@ -99,7 +99,11 @@ public final class PrivacyAnalysis {
     aggregates.removeIf(a -> !seen.add(a));
     List<CoreAggregate.Canonical> canonical = new ArrayList<>();
     for (Aggregate a : aggregates) {
-      canonical.add(CoreAggregate.of(a, policy, backendDialect));
+      CoreAggregate.Canonical c = CoreAggregate.of(a, policy, backendDialect);
+      if (c.listsDomain() && !outermost(plan, a)) {
+        throw nestedListing(a);
+      }
+      canonical.add(c);
     }
     // the same aggregate reached twice (a self-join, a CTE used twice) is one release: the budget
     // is split among the distinct ones; a listing of declared domains costs nothing and takes
@@ -334,6 +338,36 @@ public final class PrivacyAnalysis {
       return u.getInputs().stream().allMatch(PrivacyAnalysis::isEmpty);
     }
     return false;
+  }
+
+  /**
+   * Whether only projections, sorts and filters lie above {@code a} in {@code plan}: a listing of
+   * declared domains answers the statement itself there. Below a join, an aggregate or a set
+   * operation its values would stand for the values that occur in the data (which ones do is
+   * private), and the declared domain would change the statement's answer without saying so.
+   */
+  private static boolean outermost(RelNode plan, Aggregate a) {
+    RelNode node = plan;
+    while (node != a) {
+      if (!(node instanceof Project || node instanceof Filter
+          || node instanceof org.apache.calcite.rel.core.Sort)) {
+        return false;
+      }
+      node = node.getInput(0);
+    }
+    return true;
+  }
+
+  /** XDP02 for a listing of a private column's values that the statement uses as data. */
+  private SQLException nestedListing(Aggregate a) {
+    TablePolicy t = privateTableOf(a);
+    String table = t == null ? "?" : t.name();
+    return SqlStates.notAllowed("this statement uses the values that occur in a column of "
+        + "private table " + table + " (an IN subquery, a join or an aggregate over its distinct "
+        + "values); which values occur is private. dpsql lists a column's declared domain only "
+        + "as a statement of its own (SELECT DISTINCT col FROM " + table + "); write the "
+        + "condition on the column itself (col IN ('a', 'b')), or ask the counts (SELECT col, "
+        + "COUNT(*) FROM " + table + " WHERE ... GROUP BY col)");
   }
 
   /** XDP02 naming the private table whose rows {@code node} would return. */
