@@ -96,6 +96,11 @@ public final class LatticeStrategy {
         fs.add(LatticeMatrix.identity(f.cells(), bitsPerFactor)); // without materialising n × n
         continue;
       }
+      if (f instanceof org.dpsql.matrix.design.TransformStrategy t) {
+        // the all-range Eigen-Design in closed form: an implicit integer strategy, O(n) memory
+        fs.add(LatticeMatrix.of(SineLattice.round(t.weights(), bitsPerFactor)));
+        continue;
+      }
       double[][] m = f.matrix();
       double maxAbs = 0;
       for (double[] row : m) {
