@@ -319,7 +319,10 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     return t.candidate(Mechanism.EIGEN, "eigen", () -> {
       TransformStrategy a = TransformDesign.forWorkload(w);
       double l2 = a.sensitivityL2();
-      return Designed.of(a, a.totalSquaredError() / (l2 * l2), a.svdb());
+      double trace = a.totalSquaredError() / (l2 * l2);
+      // its L1 norms take O(n²): computed only when pure DP scores by them
+      double l1 = t.pure() ? a.sensitivityL1() : Double.NaN;
+      return new Designed(a, a.totalSquaredError(), l1 * l1 * trace, a.svdb());
     });
   }
 

@@ -79,6 +79,16 @@ final class QueryClassErrors {
   }
 
   /**
+   * Whether EXPLAIN scores the classes of the synopsis this plan would keep: up to {@link
+   * #MAX_CELLS} cells, or at any size when its strategy is the transform design (prepared in
+   * {@code O(n log n)}, its classes in closed form).
+   */
+  static boolean scored(org.dpsql.release.WorkloadCalibration.VectorPlan vp) {
+    return vp.workload().cells() <= MAX_CELLS
+        || org.dpsql.matrix.design.TransformStrategy.named(vp.chosen().strategyName());
+  }
+
+  /**
    * Whether the synopsis was measured on the implicit all-range Eigen-Design, whose classes
    * (cells, ranges, prefixes of its one column) are scored in closed form at any size.
    */

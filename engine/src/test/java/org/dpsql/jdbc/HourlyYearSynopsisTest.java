@@ -200,4 +200,72 @@ class HourlyYearSynopsisTest {
       drop(b);
     }
   }
+
+  /**
+   * EXPLAIN of the year's ALL_RANGES synopsis at ρ = 0.02: the transform design is chosen over the
+   * identity, with the singular value bound beside it and one row per class of later queries
+   * (cells, ranges, prefixes) in closed form; nothing is charged. A PREFIX family over the year is
+   * designed by the same path (its own re-weighting) and equals the backend's running totals.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"h2"})
+  void explainScoresTheYearPerQueryClassAndPrefixesUseTheTransformToo(String name)
+      throws Exception {
+    Backend b = backend(name);
+    long[] truth = load(b);
+    Path policy = policy("0.02");
+    Path exact = policy("100000000.0");
+    String workload = "SELECT * FROM TABLE(DPSQL.WORKLOAD(''trips'', ''ALL_RANGES(pickup_at)'', "
+        + "''output=cells''))";
+    try (Connection c = connect(b, policy)) {
+      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
+          + workload + "'))");
+      double chosen = Double.NaN;
+      double identity = Double.NaN;
+      double bound = Double.NaN;
+      String strategy = null;
+      java.util.Map<String, Double> classes = new java.util.TreeMap<>();
+      for (List<Object> r : plan) {
+        double rmse = r.get(5) == null ? Double.NaN : ((Number) r.get(5)).doubleValue();
+        String measure = String.valueOf(r.get(6));
+        if ((Boolean) r.get(1)) {
+          chosen = rmse;
+          strategy = String.valueOf(r.get(0));
+        } else if (r.get(0).equals("query_class")) {
+          classes.put(measure, rmse);
+        } else if (r.get(0).equals("identity")) {
+          identity = rmse;
+        } else if (r.get(0).equals("lower_bound")) {
+          bound = rmse;
+        }
+      }
+      System.out.printf("year of hours at rho 0.02: chosen %.2f, identity %.2f, bound %.2f, "
+          + "classes %s%n", chosen, identity, bound, classes);
+      assertEquals("eigen", strategy, plan.toString());
+      assertTrue(chosen < identity / 5, plan.toString());
+      assertTrue(bound <= chosen && chosen <= 1.05 * bound, plan.toString());
+      assertEquals(3, classes.size(), classes.toString());
+      double ranges = classes.entrySet().stream().filter(e -> e.getKey().contains("ranges of"))
+          .findFirst().orElseThrow().getValue();
+      assertEquals(chosen, ranges, 1e-3 * chosen, classes.toString());
+      assertEquals(0, measured(c), "explain spends nothing");
+    }
+    try (Connection c = connect(b, exact)) {
+      List<List<Object>> prefixes = rounded(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "
+          + "'PREFIX(pickup_at)'))");
+      assertEquals(HOURS, prefixes.size());
+      long running = 0;
+      for (int h = 0; h < HOURS; h++) {
+        running += truth[h];
+        assertEquals(running, ((Number) prefixes.get(h).get(1)).longValue(), "prefix " + h);
+      }
+      List<LedgerEntry> ledger = TestDatabase.session(c).accountant().ledger();
+      assertEquals(1, measured(c));
+      assertEquals("eigen", ledger.get(0).mechanism(), ledger.toString());
+    } finally {
+      Files.deleteIfExists(policy);
+      Files.deleteIfExists(exact);
+      drop(b);
+    }
+  }
 }

@@ -174,6 +174,11 @@ public final class TransformStrategy implements Strategy {
     return out;
   }
 
+  /** Whether {@code strategyName} is the {@link #name()} of a transform strategy. */
+  public static boolean named(String strategyName) {
+    return strategyName != null && strategyName.startsWith("EigenDesign-transform(");
+  }
+
   @Override
   public String name() {
     return "EigenDesign-transform(" + workload + ")";

@@ -41,7 +41,7 @@ public final class LatticeStrategy {
   private final long rows;
   private final int bits;
   private final BigInteger maxColumnSumOfSquares;
-  private final BigInteger maxColumnAbsSum;
+  private volatile BigInteger maxColumnAbsSum;
 
   private LatticeStrategy(String name, List<LatticeMatrix> factors) {
     this.factors = List.copyOf(factors);
@@ -50,13 +50,11 @@ public final class LatticeStrategy {
     long p = 1;
     int k = 0;
     BigInteger s2 = BigInteger.ONE;
-    BigInteger s1 = BigInteger.ONE;
     for (LatticeMatrix f : factors) {
       n = Math.multiplyExact(n, f.cols());
       p = Math.multiplyExact(p, f.rows());
       k = Math.addExact(k, f.bits());
       s2 = s2.multiply(f.maxColumnSumOfSquares());
-      s1 = s1.multiply(f.maxColumnAbsSum());
     }
     if (n > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("domain too large: " + n + " cells");
@@ -72,7 +70,6 @@ public final class LatticeStrategy {
     this.rows = p;
     this.bits = k;
     this.maxColumnSumOfSquares = s2;
-    this.maxColumnAbsSum = s1;
   }
 
   /**
@@ -161,7 +158,15 @@ public final class LatticeStrategy {
 
   /** Exact {@code max_j Σ_i |N_ij|} (an integer; the L1 sensitivity of {@code N}). */
   public BigInteger maxColumnAbsSum() {
-    return maxColumnAbsSum;
+    BigInteger s1 = maxColumnAbsSum;
+    if (s1 == null) {
+      s1 = BigInteger.ONE;
+      for (LatticeMatrix f : factors) { // computed on first use (O(n²) for an implicit factor)
+        s1 = s1.multiply(f.maxColumnAbsSum());
+      }
+      maxColumnAbsSum = s1;
+    }
+    return s1;
   }
 
   /** Exact {@code ‖Â‖₂² = max_j Σ_i N_ij² / 4^K}: the squared L2 sensitivity of {@code Â}. */
@@ -171,7 +176,7 @@ public final class LatticeStrategy {
 
   /** Exact {@code ‖Â‖₁ = max_j Σ_i |N_ij| / 2^K}: the L1 sensitivity of {@code Â}. */
   public Rational sensitivityL1() {
-    return Rational.of(maxColumnAbsSum, BigInteger.ONE.shiftLeft(bits));
+    return Rational.of(maxColumnAbsSum(), BigInteger.ONE.shiftLeft(bits));
   }
 
   /** The factor dimensions {@code n₁, …, n_d}. */
