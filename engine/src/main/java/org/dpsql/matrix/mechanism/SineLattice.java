@@ -205,51 +205,87 @@ public final class SineLattice {
     }).max(BigInteger::compareTo).orElseThrow();
   }
 
+  /** Below this total count the kernel sums {@code (Sx)_k} are exact in {@code long}. */
+  private static final long LONG_TOTAL = 1L << (62 - KERNEL_BITS);
+
   /**
-   * Exact {@code N x}: {@code (Sx)_k} in {@code long} (overflow-checked), then {@code a_k (Sx)_k}.
+   * Exact {@code N x}: {@code (Sx)_k} in {@code long}, then {@code a_k (Sx)_k}.
    *
    * @throws ArithmeticException if a value overflows a {@code long}
    */
   public long[] times(long[] x) {
     requireLength(x.length);
-    long total = 0;
-    for (long v : x) {
-      total = Math.addExact(total, Math.abs(v));
-    }
-    long[] out = new long[n];
-    if (total < (1L << (62 - KERNEL_BITS))) {
-      // |s| ≤ 2^L, so every partial sum is below 2^62: plain long arithmetic is exact
-      int m = kernel.length;
-      IntStream.range(0, n).parallel().forEach(k -> {
-        int step = k + 1;
-        int t = step;
-        long s = 0;
-        for (int j = 0; j < n; j++) {
-          s += kernel[t] * x[j];
-          t += step;
-          if (t >= m) {
-            t -= m;
-          }
-        }
-        out[k] = s;
-      });
+    long[] out = kernelSums(x);
+    if (out == null) {
+      BigInteger[] big = times(Arrays.stream(x).mapToObj(BigInteger::valueOf)
+          .toArray(BigInteger[]::new));
+      out = new long[n];
       for (int k = 0; k < n; k++) {
-        out[k] = Math.multiplyExact(scales[k], out[k]);
+        out[k] = big[k].longValueExact();
       }
       return out;
     }
-    BigInteger[] big = times(Arrays.stream(x).mapToObj(BigInteger::valueOf).toArray(BigInteger[]::new));
     for (int k = 0; k < n; k++) {
-      out[k] = big[k].longValueExact();
+      out[k] = Math.multiplyExact(scales[k], out[k]);
     }
     return out;
   }
 
-  /** Exact {@code N x} without any range limit. */
+  /**
+   * Exact {@code (Sx)_k} when {@code Σ|x_j| < 2^(62−L)} (every partial sum is then below {@code
+   * 2^62}), else null.
+   */
+  private long[] kernelSums(long[] x) {
+    long total = 0;
+    for (long v : x) {
+      if (v == Long.MIN_VALUE) {
+        return null;
+      }
+      total += Math.abs(v);
+      if (total >= LONG_TOTAL) {
+        return null;
+      }
+    }
+    long[] out = new long[n];
+    int m = kernel.length;
+    IntStream.range(0, n).parallel().forEach(k -> {
+      int step = k + 1;
+      int t = step;
+      long s = 0;
+      for (int j = 0; j < n; j++) {
+        s += kernel[t] * x[j];
+        t += step;
+        if (t >= m) {
+          t -= m;
+        }
+      }
+      out[k] = s;
+    });
+    return out;
+  }
+
+  /**
+   * Exact {@code N x} without any range limit: the {@code long} kernel sums times {@code a_k} in
+   * {@link BigInteger} when the counts allow it (the usual case: only the scaling overflows), else
+   * entirely in {@link BigInteger}.
+   */
   public BigInteger[] times(BigInteger[] x) {
     requireLength(x.length);
-    int m = kernel.length;
     BigInteger[] out = new BigInteger[n];
+    long[] small = new long[n];
+    boolean fits = true;
+    for (int j = 0; j < n && fits; j++) {
+      fits = x[j].bitLength() < 63;
+      small[j] = fits ? x[j].longValue() : 0;
+    }
+    long[] sums = fits ? kernelSums(small) : null;
+    if (sums != null) {
+      for (int k = 0; k < n; k++) {
+        out[k] = BigInteger.valueOf(sums[k]).multiply(BigInteger.valueOf(scales[k]));
+      }
+      return out;
+    }
+    int m = kernel.length;
     IntStream.range(0, n).parallel().forEach(k -> {
       int step = k + 1;
       int t = step;

@@ -93,6 +93,21 @@ class SineLatticeTest {
       expected[k] = t.longValueExact();
     }
     assertArrayEquals(expected, s.times(x));
+    // counts whose scaled products overflow a long (the kernel sums do not): the strategy's
+    // exact product falls back to BigInteger scaling of the long kernel sums
+    long[] large = new long[n];
+    for (int j = 0; j < n; j++) {
+      large[j] = (1L << 25) + x[j];
+    }
+    BigInteger[] viaStrategy = LatticeStrategy.of("t", List.of(LatticeMatrix.of(s)))
+        .numeratorsTimes(large);
+    for (int k = 0; k < n; k++) {
+      BigInteger t = BigInteger.ZERO;
+      for (int j = 0; j < n; j++) {
+        t = t.add(BigInteger.valueOf(a[k][j]).multiply(BigInteger.valueOf(large[j])));
+      }
+      assertEquals(t, viaStrategy[k], "row " + k);
+    }
     // beyond the long path's range: the BigInteger product, exact
     BigInteger big = BigInteger.ONE.shiftLeft(70);
     BigInteger[] xb = new BigInteger[n];
