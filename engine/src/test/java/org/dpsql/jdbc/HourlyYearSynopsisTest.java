@@ -127,13 +127,17 @@ class HourlyYearSynopsisTest {
   }
 
   private static Path policy(String rho) throws Exception {
+    return policy(rho, "2025-12-31 23:00");
+  }
+
+  private static Path policy(String rho, String max) throws Exception {
     Path policy = Files.createTempFile("dpsql-year", ".yaml");
     Files.writeString(policy, "allow_seed: true\n"
         + "budget:\n  accounting: zcdp\n  per_connection: {rho: " + rho + ", delta: 1e-9}\n"
         + "  default_query: {rho: " + rho + "}\n"
         + "tables:\n  trips:\n    privacy_unit: rider_id\n    max_rows_per_unit: 5\n"
         + "    columns:\n"
-        + "      pickup_at: {min: 2025-01-01, max: 2025-12-31 23:00, bin: 1 hour}\n");
+        + "      pickup_at: {min: 2025-01-01, max: " + max + ", bin: 1 hour}\n");
     return policy;
   }
 
@@ -173,14 +177,18 @@ class HourlyYearSynopsisTest {
       assertEquals("eigen", ledger.get(0).mechanism(), ledger.toString());
 
       String table = b.table();
-      for (String q : List.of(
+      // the default build checks one later range on PostgreSQL and Trino (each direct statement
+      // there takes seconds); all of them on H2, and on every backend under -Plong
+      boolean all = name.equals("h2") || org.dpsql.TestScale.isLong();
+      List<String> later = List.of(
           "SELECT COUNT(*) AS n FROM %s WHERE pickup_at >= TIMESTAMP '2025-03-01 00:00:00' "
               + "AND pickup_at < TIMESTAMP '2025-03-08 00:00:00'",
           "SELECT COUNT(*) AS n FROM %s WHERE pickup_at >= TIMESTAMP '2025-07-15 06:00:00' "
               + "AND pickup_at < TIMESTAMP '2025-11-15 18:00:00'",
           "SELECT COUNT(*) AS n FROM %s WHERE pickup_at < TIMESTAMP '2025-10-01 00:00:00'",
           "SELECT CAST(pickup_at AS DATE) AS d, COUNT(*) AS n FROM %s "
-              + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d")) {
+              + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d");
+      for (String q : all ? later : later.subList(0, 1)) {
         String dp = String.format(q, "trips");
         assertEquals(rounded(direct, String.format(q, table)), rounded(c, dp), name + ": " + dp);
       }
@@ -194,7 +202,7 @@ class HourlyYearSynopsisTest {
       }
       assertEquals(1, measured(c), "every later query was answered from the synopsis");
       assertTrue(TestDatabase.session(c).accountant().ledger().stream()
-          .filter(e -> e.source().equals(LedgerEntry.SYNOPSIS)).count() >= 5);
+          .filter(e -> e.source().equals(LedgerEntry.SYNOPSIS)).count() >= (all ? 5 : 2));
     } finally {
       Files.deleteIfExists(policy);
       drop(b);
@@ -249,6 +257,17 @@ class HourlyYearSynopsisTest {
           .findFirst().orElseThrow().getValue();
       assertEquals(chosen, ranges, 1e-3 * chosen, classes.toString());
       assertEquals(0, measured(c), "explain spends nothing");
+    }
+    // the demo domain: hourly bins from 2025-01-01 to 2025-12-31 00:00 (8,737 cells)
+    Path demo = policy("0.02", "2025-12-31 00:00");
+    try (Connection c = connect(b, demo)) {
+      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
+          + workload + "'))");
+      assertTrue(plan.stream().anyMatch(r -> r.get(0).equals("eigen") && (Boolean) r.get(1)),
+          plan.toString());
+      assertTrue(plan.toString().contains("(8737 queries)"), plan.toString());
+    } finally {
+      Files.deleteIfExists(demo);
     }
     try (Connection c = connect(b, exact)) {
       List<List<Object>> prefixes = rounded(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "

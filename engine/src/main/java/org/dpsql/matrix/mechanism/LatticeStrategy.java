@@ -23,6 +23,11 @@ import org.dpsql.mechanism.Rational;
  * vector query with integer sensitivity vectors (see {@link MatrixMechanism}), which has no
  * floating-point or non-lattice shift that could break privacy.
  *
+ * <p>The all-range Eigen-Design in closed form ({@link
+ * org.dpsql.matrix.design.TransformStrategy}) is rounded to an implicit factor ({@link
+ * SineLattice}, {@code O(n)} memory) whose products and column statistics are exact in the same
+ * sense.
+ *
  * <p>Guarantee: {@link #sensitivityL2Squared()} {@code = max_j Σ_i N_ij² / 4^K} and {@link
  * #sensitivityL1()} {@code = max_j Σ_i |N_ij| / 2^K} are exact rationals (for a Kronecker product,
  * the column norms multiply, so the maxima are the products of the factors' maxima); {@link
