@@ -166,7 +166,8 @@ public final class SineLattice {
   }
 
   /**
-   * The largest column statistic, exact: per column {@code j}, {@code Σ_k a_k² s_kj²} accumulated
+   * The largest column statistic, exact (over the first {@code ⌈n/2⌉} columns, which the others
+   * mirror): per column {@code j}, {@code Σ_k a_k² s_kj²} accumulated
    * in 128 bits ({@code a_k² < 2^42}, {@code s² ≤ 2^48}: each product is taken exactly with {@link
    * Math#multiplyHigh}), or {@code Σ_k a_k |s_kj|} ({@code < n 2^45}, within a {@code long}).
    */
@@ -180,7 +181,10 @@ public final class SineLattice {
     for (int k = 0; k < n; k++) {
       w[k] = squares ? scales[k] * scales[k] : scales[k];
     }
-    return IntStream.range(0, n).parallel().mapToObj(j -> {
+    // columns j and n−1−j hold the same |entries| row by row ((k+1)(n−j) ≡ ±(k+1)(j+1) or
+    // (n+1) − (k+1)(j+1) modulo 2(n+1), and the table is odd and symmetric about (n+1)/2), so the
+    // first half of the columns has every column's statistic
+    return IntStream.range(0, (n + 1) / 2).parallel().mapToObj(j -> {
       int step = j + 1;
       int t = step;
       long hi = 0;

@@ -53,6 +53,8 @@ class SineLatticeTest {
     long[][] a = dense(s);
     BigInteger s2 = BigInteger.ZERO;
     BigInteger s1 = BigInteger.ZERO;
+    BigInteger[] col2 = new BigInteger[n];
+    BigInteger[] col1 = new BigInteger[n];
     for (int j = 0; j < n; j++) {
       BigInteger c2 = BigInteger.ZERO;
       BigInteger c1 = BigInteger.ZERO;
@@ -61,8 +63,15 @@ class SineLatticeTest {
         c2 = c2.add(v.multiply(v));
         c1 = c1.add(v.abs());
       }
+      col2[j] = c2;
+      col1[j] = c1;
       s2 = s2.max(c2);
       s1 = s1.max(c1);
+    }
+    for (int j = 0; j < n; j++) {
+      // the mirror symmetry that lets SineLattice scan half of the columns
+      assertEquals(col2[j], col2[n - 1 - j], "column " + j);
+      assertEquals(col1[j], col1[n - 1 - j], "column " + j);
     }
     assertEquals(s2, s.maxColumnSumOfSquares());
     assertEquals(s1, s.maxColumnAbsSum());
