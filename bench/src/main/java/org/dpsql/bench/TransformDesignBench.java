@@ -15,12 +15,17 @@ import org.dpsql.matrix.design.TransformStrategy;
  * (it is {@code O(n)}). Timings are wall clock on whatever machine runs it.
  *
  * <p>Run: {@code mvn -B -q -DskipTests package -pl bench -am && java -Xmx4g -cp
- * bench/target/benchmarks.jar org.dpsql.bench.TransformDesignBench}
+ * bench/target/benchmarks.jar org.dpsql.bench.TransformDesignBench} (add {@code lattice} for the
+ * privacy-exact rows only: the strategy measured on its implicit integer form, {@code SineLattice})
  */
 public final class TransformDesignBench {
   private TransformDesignBench() {}
 
   public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("lattice")) {
+      latticeRows(); // only the privacy-exact rows
+      return;
+    }
     System.out.println("All-range Eigen-Design through fast transforms (time = wall clock, heap = peak)");
     System.out.printf("%-34s %9s %9s %9s %9s %12s %12s  %s%n", "workload", "design s",
         "apply s", "invert s", "heap GiB", "err/svdb", "RMSE ratio", "HDMM reference");
@@ -29,6 +34,54 @@ public final class TransformDesignBench {
     }
     twoDimensions(1024);
     engineTwoDimensions(1024);
+    latticeRows();
+  }
+
+  private static void latticeRows() {
+    System.out.println();
+    System.out.println("The same strategy measured privacy-exactly (SineLattice: integer strategy, exact "
+        + "sensitivity, exact discrete Gaussian noise at rho = 1)");
+    System.out.printf("%-34s %9s %9s %9s %9s %9s %12s%n", "workload", "design s", "lattice s",
+        "measure s", "estimate s", "heap GiB", "err/svdb");
+    for (int n : new int[] {8760, 65536}) {
+      lattice(n);
+    }
+  }
+
+  /**
+   * The engine's path for one all-range synopsis over {@code n} cells without anything {@code n ×
+   * n}: design, rounding to the implicit lattice strategy with its exact sensitivity ({@code
+   * O(n²)} integer operations, {@code O(n)} memory), one measurement (exact {@code Nx} plus
+   * discrete Gaussian noise) and the least-squares estimate (fast refinement).
+   */
+  private static void lattice(int n) {
+    System.gc();
+    HeapPeak.reset();
+    long t0 = System.nanoTime();
+    TransformStrategy a = TransformDesign.allRanges(n);
+    long t1 = System.nanoTime();
+    org.dpsql.matrix.mechanism.MatrixMechanism mm =
+        org.dpsql.matrix.mechanism.MatrixMechanism.of(a);
+    mm.strategy().sensitivityL2Squared();
+    mm.inference();
+    long t2 = System.nanoTime();
+    double[] xd = data(n, 7);
+    long[] x = new long[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = (long) xd[i];
+    }
+    org.dpsql.matrix.mechanism.Measurement y = mm.measure(x,
+        org.dpsql.matrix.mechanism.NoiseSpec.zcdp(org.dpsql.mechanism.Rational.ONE),
+        new org.dpsql.mechanism.SecureRandomBits());
+    long t3 = System.nanoTime();
+    org.dpsql.matrix.mechanism.Estimate e = mm.inference().estimate(y);
+    long t4 = System.nanoTime();
+    if (e.cells().length != n) {
+      throw new IllegalStateException("estimate has " + e.cells().length + " cells");
+    }
+    System.out.printf("%-34s %9.3f %9.3f %9.3f %9.3f %9.3f %12.5f%n",
+        "1-D all ranges, " + n + " cells", sec(t0, t1), sec(t1, t2), sec(t2, t3), sec(t3, t4),
+        HeapPeak.gib(), a.errorRatio());
   }
 
   /**

@@ -14,6 +14,8 @@ import org.dpsql.matrix.Strategy;
 import org.dpsql.matrix.Workload;
 import org.dpsql.matrix.design.DesignOutcome;
 import org.dpsql.matrix.design.StrategyDesigner;
+import org.dpsql.matrix.design.TransformDesign;
+import org.dpsql.matrix.design.TransformStrategy;
 import org.dpsql.matrix.hdmm.MarginalsOptimizer;
 import org.dpsql.matrix.hdmm.PIdentityOptimizer;
 import org.dpsql.matrix.hdmm.PureDpStrategySelector;
@@ -295,6 +297,33 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     if (direct != null) {
       out.add(direct);
     }
+    Candidate fast = transformCandidate(t);
+    if (fast != null) {
+      out.add(fast);
+    }
+  }
+
+  /**
+   * Above {@link #MAX_DENSE_CELLS} cells, for ranges, prefixes (or their unions) over one
+   * attribute: the Eigen-Design through fast transforms ({@link TransformDesign}, {@code O(n log
+   * n)}, nothing {@code n × n}), measured on its implicit lattice form ({@link
+   * org.dpsql.matrix.mechanism.SineLattice}: exact integer products and exact sensitivity) and
+   * scored exactly from its weights; {@code null} for any other workload.
+   */
+  private static Candidate transformCandidate(Target t) {
+    Workload w = t.w();
+    if (w.cells() > org.dpsql.matrix.mechanism.SineLattice.MAX_CELLS
+        || TransformDesign.sineGramDiagonal(w) == null) {
+      return null;
+    }
+    return t.candidate(Mechanism.EIGEN, "eigen", () -> {
+      TransformStrategy a = TransformDesign.forWorkload(w);
+      double l2 = a.sensitivityL2();
+      double trace = a.totalSquaredError() / (l2 * l2);
+      // its L1 norms take O(n²): computed only when pure DP scores by them
+      double l1 = t.pure() ? a.sensitivityL1() : Double.NaN;
+      return new Designed(a, a.totalSquaredError(), l1 * l1 * trace, a.svdb());
+    });
   }
 
   /** HDMM's optimisation runs for seconds beyond this many cells (measured: 7 s at 1,024). */

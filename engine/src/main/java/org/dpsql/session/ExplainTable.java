@@ -200,7 +200,7 @@ final class ExplainTable {
         rows.add(row("lower_bound", false, cal.charge(), vp.lowerBoundRmse(),
             vp.measurement().describe()));
       }
-      if (vp.workload().cells() <= QueryClassErrors.MAX_CELLS) {
+      if (QueryClassErrors.scored(vp)) {
         // the synopsis this release keeps: the error of each class of later (free) queries
         org.dpsql.matrix.mechanism.MatrixMechanism mm = vp.chosen().prepared().get();
         rows.addAll(classRows(cells.columns(), mm.inference(),
@@ -333,7 +333,7 @@ final class ExplainTable {
           + ", expected RMSE per query " + String.format("%.4g", vp.expectedRmse())
           + (Double.isNaN(vp.lowerBoundRmse()) ? ""
               : " (lower bound " + String.format("%.4g", vp.lowerBoundRmse()) + ")")});
-      if (vp.workload().cells() <= QueryClassErrors.MAX_CELLS) {
+      if (QueryClassErrors.scored(vp)) {
         org.dpsql.matrix.mechanism.MatrixMechanism mm = vp.chosen().prepared().get();
         for (QueryClassErrors.QueryClass c : QueryClassErrors.of(plan.cells().columns(),
             mm.inference(), mm.calibrate(vp.noise()).unitVariance(),

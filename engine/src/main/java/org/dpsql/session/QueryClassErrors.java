@@ -18,7 +18,8 @@ import org.dpsql.policy.ColumnPolicy;
  * <p>Guarantee: each RMSE is exact for the least-squares estimate, {@code √(v · tr(W (ÂᵀÂ)⁺ Wᵀ)
  * / m)} in the measured value's units, with {@code v} the per-coordinate variance of the
  * calibrated lattice noise; it is computed from the strategy and the noise alone (no data, no
- * cost). Classes are scored up to {@link #MAX_CELLS} cells (a dense trace per class).
+ * cost). Classes are scored up to {@link #MAX_CELLS} cells (a dense trace per class), and at any
+ * size in closed form for a synopsis measured on the implicit all-range Eigen-Design.
  */
 final class QueryClassErrors {
   /** The most cells for which the classes are scored (each costs a dense trace). */
@@ -32,13 +33,13 @@ final class QueryClassErrors {
   /**
    * The classes of a synopsis over {@code columns} (cells row-major in this order) estimated by
    * {@code inference} with per-coordinate noise variance {@code unitVariance}, errors in units of
-   * {@code resolution}; empty above {@link #MAX_CELLS} cells.
+   * {@code resolution}; empty above {@link #MAX_CELLS} cells unless measured on the implicit Eigen-Design.
    */
   static List<QueryClass> of(List<ColumnPolicy> columns, LeastSquares inference,
       double unitVariance, double resolution) {
     int n = inference.strategy().cells();
     List<QueryClass> out = new ArrayList<>();
-    if (n > MAX_CELLS) {
+    if (n > MAX_CELLS && !implicitEigenDesign(inference)) {
       return out;
     }
     int[] dims = columns.stream().mapToInt(ColumnPolicy::domainSize).toArray();
@@ -75,6 +76,25 @@ final class QueryClassErrors {
     } catch (IllegalArgumentException notAnswerable) {
       // outside the row space, or too large a trace: not a class this synopsis answers
     }
+  }
+
+  /**
+   * Whether EXPLAIN scores the classes of the synopsis this plan would keep: up to {@link
+   * #MAX_CELLS} cells, or at any size when its strategy is the transform design (prepared in
+   * {@code O(n log n)}, its classes in closed form).
+   */
+  static boolean scored(org.dpsql.release.WorkloadCalibration.VectorPlan vp) {
+    return vp.workload().cells() <= MAX_CELLS
+        || org.dpsql.matrix.design.TransformStrategy.named(vp.chosen().strategyName());
+  }
+
+  /**
+   * Whether the synopsis was measured on the implicit all-range Eigen-Design, whose classes
+   * (cells, ranges, prefixes of its one column) are scored in closed form at any size.
+   */
+  private static boolean implicitEigenDesign(LeastSquares inference) {
+    var factors = inference.strategy().factors();
+    return factors.size() == 1 && factors.get(0).sine() != null;
   }
 
   private static int[] all(int d) {

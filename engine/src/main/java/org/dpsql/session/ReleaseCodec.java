@@ -202,6 +202,9 @@ final class ReleaseCodec {
 
   // ------------------------------------------------------ the body of a published synopsis file
 
+  /** A factor written as the row scales of an implicit {@code SineLattice} (rows are never < 0). */
+  private static final int SINE_FACTOR = -1;
+
   /** Writes a least-squares synopsis: table, columns, mechanism, calibration, strategy, x̂. */
   static void writeEstimateSynopsis(DataOutputStream out, Synopsis s) throws IOException {
     out.writeUTF(s.table().name());
@@ -218,6 +221,16 @@ final class ReleaseCodec {
     out.writeUTF(strategy.name());
     out.writeInt(strategy.factors().size());
     for (LatticeMatrix m : strategy.factors()) {
+      if (m.sine() != null) {
+        // the implicit all-range Eigen-Design: its integer row scales (the kernel is a fixed table)
+        out.writeInt(SINE_FACTOR);
+        out.writeInt(m.cols());
+        out.writeInt(m.sine().scaleBits());
+        for (long a : m.sine().scales()) {
+          out.writeLong(a);
+        }
+        continue;
+      }
       out.writeInt(m.rows());
       out.writeInt(m.cols());
       out.writeInt(m.bits());
@@ -271,6 +284,24 @@ final class ReleaseCodec {
     List<LatticeMatrix> factors = new ArrayList<>();
     for (int f = 0; f < nfactors; f++) {
       int rows = in.readInt();
+      if (rows == SINE_FACTOR) {
+        int n = in.readInt();
+        int scaleBits = in.readInt();
+        if (n <= 0 || n > MAX_DIMENSION) {
+          throw new IOException("implausible strategy size " + n);
+        }
+        long[] scales = new long[n];
+        for (int i = 0; i < n; i++) {
+          scales[i] = in.readLong();
+        }
+        try {
+          factors.add(LatticeMatrix.of(org.dpsql.matrix.mechanism.SineLattice.of(scales,
+              scaleBits)));
+        } catch (IllegalArgumentException e) {
+          throw new IOException(e.getMessage());
+        }
+        continue;
+      }
       int cols = in.readInt();
       int bits = in.readInt();
       if (rows <= 0 || cols <= 0 || rows > MAX_DIMENSION || cols > MAX_DIMENSION) {

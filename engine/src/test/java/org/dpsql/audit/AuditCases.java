@@ -27,6 +27,8 @@ import java.util.List;
  *   <li>A time-series synopsis: DPSQL.WORKLOAD ALL_RANGES(TS) over TS's 7 day bins with
  *       output=cells (the synopsis released, charged once), then a date range over TS answered
  *       from it for free; the released value is the free range's count.
+ *   <li>The same over TS's 2,184 hourly bins (January to March 2024), where the Eigen-Design is
+ *       designed through fast transforms and measured on its implicit lattice strategy.
  *   <li>COUNT(DISTINCT UNIT) GROUP BY AGE: the unit's 100 rows spread over every AGE cell.
  *   <li>COUNT(*) over T joined on the unit with U, a second private table of the same persons:
  *       the unit's 100 rows of T and 5 rows of U give 500 rows of the join; and over U LEFT JOIN
@@ -50,6 +52,7 @@ final class AuditCases {
         sumDiscreteGaussian(), avgGeometric(), avgDiscreteGaussian(), workloadIdentity(),
         workloadEigen(), optimalPmf(), topDown(), htf(), adaptiveTable(), relationalSubquery(),
         relationalJoin(), relationalExpression(), relationalDerivedGroup(), timeSeries(), timeSeriesSynopsis(),
+        timeSeriesTransformSynopsis(),
         variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin(),
         privateSemiJoin(), median(), quartiles(), medianWithCount(), privateKeys(), parameterizedSubquery(),
         relativeDateSeries());
@@ -306,6 +309,24 @@ final class AuditCases {
             + "output=cells (Eigen-Design, lattice discrete Gaussian, zCDP ρ = 0.05), then a date "
             + "range answered free from the synopsis", aggregateBackground(), aggregateUnit(),
         aggregatePolicy(ZCDP, "      TS: {min: 2024-01-01, max: 2024-01-07, bin: 1 day}\n"),
+        "SELECT COUNT(*) AS N FROM T WHERE TS >= TIMESTAMP '2024-01-03 00:00:00' AND TS < "
+            + "TIMESTAMP '2024-01-06 00:00:00'", ReleasedValue.single("N"),
+        BackendFault.BOUNDING_OFF, List.of("SELECT * FROM TABLE(DPSQL.WORKLOAD('T', "
+            + "'ALL_RANGES(TS)', 'rho=0.05, mechanism=eigen, output=cells'))"));
+  }
+
+  /**
+   * {@link #timeSeriesSynopsis()} over TS's 2,184 hourly bins (2024-01-01 00:00 to 2024-03-31
+   * 23:00): above 2,048 cells the Eigen-Design is the transform design, measured on the implicit
+   * integer strategy {@code SineLattice} with its exact sensitivity (issue 33). The unit's 100 rows
+   * fall in 12 hourly bins of 4 January; the audited value is the count of 3 to 5 January.
+   */
+  static AuditCase timeSeriesTransformSynopsis() {
+    return new AuditCase("time-series-synopsis-transform", "DPSQL.WORKLOAD ALL_RANGES(TS) over "
+            + "2,184 hour bins, output=cells (transform Eigen-Design on SineLattice, exact discrete "
+            + "Gaussian, zCDP ρ = 0.05), then a date range answered free from the synopsis",
+        aggregateBackground(), aggregateUnit(),
+        aggregatePolicy(ZCDP, "      TS: {min: 2024-01-01, max: 2024-03-31 23:00, bin: 1 hour}\n"),
         "SELECT COUNT(*) AS N FROM T WHERE TS >= TIMESTAMP '2024-01-03 00:00:00' AND TS < "
             + "TIMESTAMP '2024-01-06 00:00:00'", ReleasedValue.single("N"),
         BackendFault.BOUNDING_OFF, List.of("SELECT * FROM TABLE(DPSQL.WORKLOAD('T', "

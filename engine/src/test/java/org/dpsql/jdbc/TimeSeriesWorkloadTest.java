@@ -33,9 +33,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * recovers the backend's own counts. PostgreSQL and Trino run when DPSQL_TEST_PG_URL and
  * DPSQL_TEST_TRINO_URL name servers (as their backend tests), else they are skipped.
  *
- * <p>Sizes: 744 hourly cells keep the test to seconds with the dense strategy code; once the fast
- * transforms of issue 33's matrix half are merged, {@code HOURS} should grow to the 8,760 hours
- * of a year.
+ * <p>Sizes: 744 hourly cells (up to 2,048 cells the dense strategy code is used); the 8,760 hours
+ * of a year, through the fast transforms, are in {@link HourlyYearSynopsisTest}.
  */
 @org.junit.jupiter.api.Order(4) // among the slowest: started first
 class TimeSeriesWorkloadTest {

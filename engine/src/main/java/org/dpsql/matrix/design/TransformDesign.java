@@ -30,11 +30,27 @@ public final class TransformDesign {
     if (n < 1) {
       throw new IllegalArgumentException("need at least one cell: " + n);
     }
-    EigenBasis basis = EigenBasis.allRanges(n);
-    double[] sigma = new double[n];
-    for (int k = 0; k < n; k++) {
-      sigma[k] = basis.eigenvalue(k);
-    }
+    return design(new org.dpsql.matrix.AllRangesWorkload(n), gap, maxIterations);
+  }
+
+  /**
+   * Program 1 over the DST-I basis for any workload {@code W} whose {@link #sineGramDiagonal} is
+   * known: the weights minimising {@code max(Mu) Σ g_k/u_k}, {@code g_k = q_kᵀ WᵀW q_k}, which is
+   * the exact total squared error of {@code diag(√u) Q} on {@code W} at unit noise ({@code (AᵀA)⁻¹
+   * = Qᵀ diag(1/u) Q}). For all ranges {@code g} are the eigenvalues and this is the Eigen-Design;
+   * for prefixes (whose eigenbasis is a cosine basis) it is the best re-weighting of the sine
+   * eigen-queries, scored exactly against the prefix singular value bound.
+   *
+   * @return the strategy, or null when {@code w} is not one whose diagonal is known
+   */
+  public static TransformStrategy forWorkload(org.dpsql.matrix.Workload w) {
+    return sineGramDiagonal(w) == null ? null : design(w, DEFAULT_GAP, DEFAULT_ITERATIONS);
+  }
+
+  private static TransformStrategy design(org.dpsql.matrix.Workload w, double gap,
+      int maxIterations) {
+    int n = w.cells();
+    double[] sigma = sineGramDiagonal(w);
     double[] mu = new double[n];
     java.util.Arrays.fill(mu, 1.0 / n);
     double[] best = null;
@@ -73,7 +89,81 @@ public final class TransformDesign {
       }
       QueryWeighting.reweight(mu, r);
     }
-    return new TransformStrategy(best, sigma);
+    return new TransformStrategy(label(w), best, sigma, svdb(w));
+  }
+
+  /**
+   * The diagonal {@code g_k = q_kᵀ WᵀW q_k} of a one-attribute workload's Gram in the DST-I basis
+   * {@code q_k = √(2/(n+1)) sin(π k j/(n+1))}, in closed form: all ranges {@code (n+1)/(4
+   * sin²(θ/2))} (the eigenvalues), prefixes {@code (cos²(θ/2) + 1/2)/(2 sin²(θ/2))}, single cells
+   * {@code 1}, the total {@code (Σ_j q_kj)²} ({@code θ = πk/(n+1)}); a union sums its members'.
+   * Null for any other workload.
+   */
+  public static double[] sineGramDiagonal(org.dpsql.matrix.Workload w) {
+    int n = w.cells();
+    if (w instanceof org.dpsql.matrix.UnionWorkload u) {
+      double[] sum = new double[n];
+      for (org.dpsql.matrix.Workload m : u.members()) {
+        double[] g = sineGramDiagonal(m);
+        if (g == null) {
+          return null;
+        }
+        for (int k = 0; k < n; k++) {
+          sum[k] += g[k];
+        }
+      }
+      return sum;
+    }
+    double[] g = new double[n];
+    for (int k = 0; k < n; k++) {
+      double half = Math.PI * (k + 1) / (2.0 * (n + 1));
+      double s = Math.sin(half);
+      double c = Math.cos(half);
+      if (w instanceof org.dpsql.matrix.AllRangesWorkload) {
+        g[k] = (n + 1) / (4 * s * s);
+      } else if (w instanceof org.dpsql.matrix.PrefixWorkload) {
+        g[k] = (c * c + 0.5) / (2 * s * s);
+      } else if (w instanceof org.dpsql.matrix.IdentityWorkload) {
+        g[k] = 1;
+      } else if (w instanceof org.dpsql.matrix.TotalWorkload) {
+        // Σ_j sin(jθ) = sin(nθ/2) sin((n+1)θ/2)/sin(θ/2), and (n+1)θ/2 = πk/2
+        double sum = (k % 2 == 0) ? c / s : 0; // k+1 odd: sin(nθ/2) = cos(θ/2); even: 0
+        g[k] = 2.0 / (n + 1) * sum * sum;
+      } else {
+        return null;
+      }
+    }
+    return g;
+  }
+
+  /** The singular value bound {@code (Σ √λ)²/n} of a workload with closed-form eigenvalues. */
+  private static double svdb(org.dpsql.matrix.Workload w) {
+    int n = w.cells();
+    EigenBasis basis;
+    if (w instanceof org.dpsql.matrix.AllRangesWorkload) {
+      basis = EigenBasis.allRanges(n);
+    } else if (w instanceof org.dpsql.matrix.PrefixWorkload) {
+      basis = EigenBasis.prefix(n);
+    } else if (w instanceof org.dpsql.matrix.IdentityWorkload) {
+      return n;
+    } else {
+      return Double.NaN;
+    }
+    double root = 0;
+    for (int k = 0; k < n; k++) {
+      root += Math.sqrt(basis.eigenvalue(k));
+    }
+    return root * root / n;
+  }
+
+  private static String label(org.dpsql.matrix.Workload w) {
+    if (w instanceof org.dpsql.matrix.AllRangesWorkload) {
+      return "AllRanges(" + w.cells() + ")";
+    }
+    if (w instanceof org.dpsql.matrix.PrefixWorkload) {
+      return "Prefix(" + w.cells() + ")";
+    }
+    return w.getClass().getSimpleName().replace("Workload", "") + "(" + w.cells() + ")";
   }
 
   /**

@@ -3,7 +3,8 @@ package org.dpsql.matrix.design;
 import org.dpsql.matrix.Strategy;
 
 /**
- * The Eigen-Design strategy of all ranges over {@code n} cells held in closed form: {@code A =
+ * The Eigen-Design strategy of all ranges over {@code n} cells (or the best re-weighting of its
+ * eigen-queries for another workload, {@link TransformDesign#forWorkload}) held in closed form: {@code A =
  * diag(√u) Q} with {@code Q} the orthonormal DST-I basis {@code Q_kj = √(2/(n+1)) sin(π kj/(n+1))}
  * that diagonalises the all-range Gram ({@link EigenBasis#allRanges}), and weights {@code u} from
  * Program 1 ({@link TransformDesign}). Nothing {@code n × n} is held: {@code O(n)} memory;
@@ -20,14 +21,16 @@ import org.dpsql.matrix.Strategy;
  */
 public final class TransformStrategy implements Strategy {
   private final int n;
+  private final String workload;
   private final double[] weights;
   private final double[] eigenvalues;
   private final double[] columnNorms;
   private final double totalSquaredError;
   private final double svdb;
 
-  TransformStrategy(double[] weights, double[] eigenvalues) {
+  TransformStrategy(String workload, double[] weights, double[] eigenvalues, double svdb) {
     this.n = weights.length;
+    this.workload = workload;
     this.weights = weights.clone();
     this.eigenvalues = eigenvalues.clone();
     this.columnNorms = TransformDesign.squaredColumnNorms(weights);
@@ -36,13 +39,27 @@ public final class TransformStrategy implements Strategy {
       max = Math.max(max, c);
     }
     double s = 0;
-    double root = 0;
     for (int k = 0; k < n; k++) {
       s += eigenvalues[k] / weights[k];
-      root += Math.sqrt(eigenvalues[k]);
     }
     this.totalSquaredError = max * s;
-    this.svdb = root * root / n;
+    this.svdb = svdb;
+  }
+
+  /**
+   * {@code trace(WᵀW (AᵀA)⁻¹) = Σ_k g_k/u_k} for a workload whose DST-I Gram diagonal {@code g}
+   * is known ({@link TransformDesign#sineGramDiagonal}); NaN for any other.
+   */
+  public double traceGramInverse(org.dpsql.matrix.Workload w) {
+    double[] g = w.cells() == n ? TransformDesign.sineGramDiagonal(w) : null;
+    if (g == null) {
+      return Double.NaN;
+    }
+    double s = 0;
+    for (int k = 0; k < n; k++) {
+      s += g[k] / weights[k];
+    }
+    return s;
   }
 
   /** The Program-1 weights {@code uₖ} (a copy), eigen-query {@code k+1} at index {@code k}. */
@@ -55,7 +72,7 @@ public final class TransformStrategy implements Strategy {
     return totalSquaredError;
   }
 
-  /** The singular value bound {@code (Σ √σₖ)²/n} of all ranges over {@code n} cells. */
+  /** The singular value bound {@code (Σ √λₖ)²/n} of the designed workload ({@code λ} its eigenvalues). */
   public double svdb() {
     return svdb;
   }
@@ -157,9 +174,14 @@ public final class TransformStrategy implements Strategy {
     return out;
   }
 
+  /** Whether {@code strategyName} is the {@link #name()} of a transform strategy. */
+  public static boolean named(String strategyName) {
+    return strategyName != null && strategyName.startsWith("EigenDesign-transform(");
+  }
+
   @Override
   public String name() {
-    return "EigenDesign-transform(AllRanges(" + n + "))";
+    return "EigenDesign-transform(" + workload + ")";
   }
 
   private void requireLength(int len) {

@@ -23,6 +23,9 @@ import org.ojalgo.matrix.store.RawStore;
  * </ul>
  *
  * Eigenvalues at or below {@link #RANK_TOLERANCE} times the largest count as zero in every case.
+ * A fifth, the implicit all-range Eigen-Design ({@link SineLattice}), is square and invertible:
+ * {@code Â⁻¹y} by refinement over fast transforms, {@code G⁻¹v} from its rounded scales on the
+ * exact DST-I ({@link SineLattice#gramInverseTimes}), {@code O(n)} memory.
  * Immutable after construction.
  */
 final class FactorInverse {
@@ -55,10 +58,19 @@ final class FactorInverse {
    * empty if full rank, null for a wide factor (the complement of {@link #basis} is not stored).
    */
   private double[][] nullBasis;
+  /** The implicit all-range Eigen-Design (square, invertible), else null. */
+  private final SineLattice sine;
 
   FactorInverse(LatticeMatrix a) {
     this.a = a;
     this.n = a.cols();
+    this.sine = a.sine();
+    if (sine != null) {
+      // square and invertible (SineLattice): fast transforms, nothing n × n
+      nullBasis = new double[0][n];
+      rank = n;
+      return;
+    }
     if (a.isMonomial()) {
       diagonal = a.monomialGramDiagonal();
       nullBasis = new double[0][n];
@@ -204,6 +216,9 @@ final class FactorInverse {
 
   /** {@code G⁺ v}. */
   double[] gramPinvTimes(double[] v) {
+    if (sine != null) {
+      return sine.gramInverseTimes(v);
+    }
     if (diagonal != null) {
       double[] z = new double[n];
       for (int j = 0; j < n; j++) {
@@ -248,6 +263,9 @@ final class FactorInverse {
 
   /** {@code Â⁺ y = G⁺ Âᵀ y}: the minimum-norm least-squares solution of {@code Â x ≈ y}. */
   double[] pinvTimes(double[] y) {
+    if (sine != null) {
+      return sine.solve(y);
+    }
     return gramPinvTimes(a.realTransposeTimes(y));
   }
 

@@ -27,6 +27,8 @@ public final class LatticeMatrix {
   private final long[] value;
   /** {@code value[k] · 2^(−bits)}, exact in double when {@code |value| < 2^53}. */
   private final double[] realValue;
+  /** The all-range Eigen-Design's implicit form, or null for a stored (sparse) matrix. */
+  private final SineLattice sine;
 
   static {
     QuietOjAlgo.ensure(); // realGram may multiply through ojAlgo
@@ -42,6 +44,46 @@ public final class LatticeMatrix {
     this.realValue = new double[value.length];
     for (int k = 0; k < value.length; k++) {
       realValue[k] = Math.scalb((double) value[k], -bits);
+    }
+    this.sine = null;
+  }
+
+  private LatticeMatrix(SineLattice sine) {
+    this.rows = sine.cells();
+    this.cols = sine.cells();
+    this.bits = sine.bits();
+    this.rowStart = null;
+    this.colIndex = null;
+    this.value = null;
+    this.realValue = null;
+    this.sine = sine;
+  }
+
+  /**
+   * The {@code n × n} lattice matrix {@code N = diag(a) S} of {@link SineLattice}, held implicitly
+   * ({@code O(n)} memory): products and the exact column statistics are computed from its sine
+   * table; {@link #rowStarts()}, {@link #columnIndices()} and {@link #numerators()} are not
+   * available (store {@link SineLattice#scales()} instead).
+   */
+  public static LatticeMatrix of(SineLattice sine) {
+    return new LatticeMatrix(java.util.Objects.requireNonNull(sine, "sine"));
+  }
+
+  /** The implicit all-range Eigen-Design form, or null for a stored matrix. */
+  public SineLattice sine() {
+    return sine;
+  }
+
+  private void requireStored() {
+    if (sine != null) {
+      throw new UnsupportedOperationException(
+          "an implicit " + this + " has no compressed rows; store its scales");
+    }
+  }
+
+  private void requireDenseSize() {
+    if (sine != null && (long) rows * cols > (1L << 24)) {
+      throw new IllegalStateException(this + " is too large for a dense array");
     }
   }
 
@@ -76,16 +118,19 @@ public final class LatticeMatrix {
 
   /** The start of each row in {@link #columnIndices()} / {@link #numerators()}, plus the end. */
   public int[] rowStarts() {
+    requireStored();
     return rowStart.clone();
   }
 
   /** The column of each stored numerator, row by row. */
   public int[] columnIndices() {
+    requireStored();
     return colIndex.clone();
   }
 
   /** The stored (non-zero) integer numerators, row by row. */
   public long[] numerators() {
+    requireStored();
     return value.clone();
   }
 
@@ -205,11 +250,14 @@ public final class LatticeMatrix {
 
   /** Number of stored (non-zero) entries. */
   public int nonZeros() {
-    return value.length;
+    return sine != null ? (int) Math.min(Integer.MAX_VALUE, (long) rows * cols) : value.length;
   }
 
   /** The integer entry {@code N_ij}. */
   public long entry(int i, int j) {
+    if (sine != null) {
+      return sine.entry(i, j);
+    }
     for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
       if (colIndex[k] == j) {
         return value[k];
@@ -220,7 +268,16 @@ public final class LatticeMatrix {
 
   /** The integer matrix {@code N} as a dense array (a fresh copy). */
   public long[][] toLongArray() {
+    requireDenseSize();
     long[][] out = new long[rows][cols];
+    if (sine != null) {
+      for (int i = 0; i < rows; i++) {
+        for (int j = 0; j < cols; j++) {
+          out[i][j] = sine.entry(i, j);
+        }
+      }
+      return out;
+    }
     for (int i = 0; i < rows; i++) {
       for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
         out[i][colIndex[k]] = value[k];
@@ -231,7 +288,16 @@ public final class LatticeMatrix {
 
   /** The real matrix {@code N / 2^bits} as a dense array (a fresh copy). */
   public double[][] toDoubleArray() {
+    requireDenseSize();
     double[][] out = new double[rows][cols];
+    if (sine != null) {
+      for (int i = 0; i < rows; i++) {
+        for (int j = 0; j < cols; j++) {
+          out[i][j] = Math.scalb((double) sine.entry(i, j), -bits);
+        }
+      }
+      return out;
+    }
     for (int i = 0; i < rows; i++) {
       for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
         out[i][colIndex[k]] = realValue[k];
@@ -242,6 +308,9 @@ public final class LatticeMatrix {
 
   /** Exact {@code max_j Σ_i N_ij²}, the squared L2 sensitivity of {@code N}. */
   public BigInteger maxColumnSumOfSquares() {
+    if (sine != null) {
+      return sine.maxColumnSumOfSquares();
+    }
     BigInteger[] s = new BigInteger[cols];
     Arrays.fill(s, BigInteger.ZERO);
     for (int k = 0; k < value.length; k++) {
@@ -253,6 +322,9 @@ public final class LatticeMatrix {
 
   /** Exact {@code max_j Σ_i |N_ij|}, the L1 sensitivity of {@code N}. */
   public BigInteger maxColumnAbsSum() {
+    if (sine != null) {
+      return sine.maxColumnAbsSum();
+    }
     BigInteger[] s = new BigInteger[cols];
     Arrays.fill(s, BigInteger.ZERO);
     for (int k = 0; k < value.length; k++) {
@@ -263,6 +335,14 @@ public final class LatticeMatrix {
 
   /** {@code max_i Σ_j |N_ij| / 2^bits} in double precision (the ∞-norm of the real matrix). */
   public double maxRowAbsSum() {
+    if (sine != null) {
+      // an upper bound (|s| ≤ 2^L per entry), as the callers need
+      double m = 0;
+      for (long v : sine.scales()) {
+        m = Math.max(m, Math.scalb((double) v * cols, -sine.scaleBits()));
+      }
+      return m;
+    }
     double m = 0;
     for (int i = 0; i < rows; i++) {
       double s = 0;
@@ -281,6 +361,9 @@ public final class LatticeMatrix {
    */
   public long[] times(long[] x) {
     requireLength(x.length, cols);
+    if (sine != null) {
+      return sine.times(x);
+    }
     long[] out = new long[rows];
     for (int i = 0; i < rows; i++) {
       long s = 0;
@@ -295,6 +378,9 @@ public final class LatticeMatrix {
   /** Exact {@code N x} without any range limit. */
   public BigInteger[] times(BigInteger[] x) {
     requireLength(x.length, cols);
+    if (sine != null) {
+      return sine.times(x);
+    }
     BigInteger[] out = new BigInteger[rows];
     for (int i = 0; i < rows; i++) {
       BigInteger s = BigInteger.ZERO;
@@ -309,6 +395,9 @@ public final class LatticeMatrix {
   /** {@code (N / 2^bits) v} in double precision. */
   public double[] realTimes(double[] v) {
     requireLength(v.length, cols);
+    if (sine != null) {
+      return sine.realTimes(v);
+    }
     double[] out = new double[rows];
     for (int i = 0; i < rows; i++) {
       double s = 0;
@@ -323,6 +412,9 @@ public final class LatticeMatrix {
   /** {@code (N / 2^bits)ᵀ v} in double precision. */
   public double[] realTransposeTimes(double[] v) {
     requireLength(v.length, rows);
+    if (sine != null) {
+      return sine.realTransposeTimes(v);
+    }
     double[] out = new double[cols];
     for (int i = 0; i < rows; i++) {
       double vi = v[i];
@@ -341,6 +433,10 @@ public final class LatticeMatrix {
    * rank-one updates when rows are sparse and by an ojAlgo product otherwise.
    */
   double[][] realGram() {
+    if (sine != null) {
+      double[][] a = toDoubleArray();
+      return org.dpsql.matrix.Matrices.multiply(org.dpsql.matrix.Matrices.transpose(a), a);
+    }
     boolean dense = value.length > 0.25 * rows * (double) cols;
     if (dense && (double) rows * cols * cols > 1e7) {
       double[][] a = toDoubleArray();
@@ -365,6 +461,10 @@ public final class LatticeMatrix {
    * {@code O(p² + n)} memory.
    */
   double[][] realRowGram() {
+    if (sine != null) {
+      double[][] a = toDoubleArray();
+      return org.dpsql.matrix.Matrices.multiply(a, org.dpsql.matrix.Matrices.transpose(a));
+    }
     double[][] g = new double[rows][rows];
     double[] dense = new double[cols];
     for (int i = 0; i < rows; i++) {
@@ -391,6 +491,9 @@ public final class LatticeMatrix {
    * identity): then {@code ÂᵀÂ} is diagonal.
    */
   boolean isMonomial() {
+    if (sine != null) {
+      return false;
+    }
     if (rows != cols || value.length != rows) {
       return false;
     }
@@ -422,6 +525,9 @@ public final class LatticeMatrix {
 
   @Override
   public boolean equals(Object o) {
+    if (sine != null || (o instanceof LatticeMatrix l && l.sine != null)) {
+      return o instanceof LatticeMatrix m && java.util.Objects.equals(sine, m.sine);
+    }
     return o instanceof LatticeMatrix m
         && rows == m.rows
         && cols == m.cols
@@ -433,11 +539,17 @@ public final class LatticeMatrix {
 
   @Override
   public int hashCode() {
+    if (sine != null) {
+      return sine.hashCode();
+    }
     return 31 * (31 * Arrays.hashCode(value) + Arrays.hashCode(colIndex)) + rows * 17 + cols + bits;
   }
 
   @Override
   public String toString() {
+    if (sine != null) {
+      return "LatticeMatrix[" + sine + "]";
+    }
     return "LatticeMatrix[" + rows + "x" + cols + ", 2^-" + bits + ", nnz=" + value.length + "]";
   }
 }

@@ -23,6 +23,11 @@ import org.dpsql.mechanism.Rational;
  * vector query with integer sensitivity vectors (see {@link MatrixMechanism}), which has no
  * floating-point or non-lattice shift that could break privacy.
  *
+ * <p>The all-range Eigen-Design in closed form ({@link
+ * org.dpsql.matrix.design.TransformStrategy}) is rounded to an implicit factor ({@link
+ * SineLattice}, {@code O(n)} memory) whose products and column statistics are exact in the same
+ * sense.
+ *
  * <p>Guarantee: {@link #sensitivityL2Squared()} {@code = max_j Σ_i N_ij² / 4^K} and {@link
  * #sensitivityL1()} {@code = max_j Σ_i |N_ij| / 2^K} are exact rationals (for a Kronecker product,
  * the column norms multiply, so the maxima are the products of the factors' maxima); {@link
@@ -41,7 +46,7 @@ public final class LatticeStrategy {
   private final long rows;
   private final int bits;
   private final BigInteger maxColumnSumOfSquares;
-  private final BigInteger maxColumnAbsSum;
+  private volatile BigInteger maxColumnAbsSum;
 
   private LatticeStrategy(String name, List<LatticeMatrix> factors) {
     this.factors = List.copyOf(factors);
@@ -50,13 +55,11 @@ public final class LatticeStrategy {
     long p = 1;
     int k = 0;
     BigInteger s2 = BigInteger.ONE;
-    BigInteger s1 = BigInteger.ONE;
     for (LatticeMatrix f : factors) {
       n = Math.multiplyExact(n, f.cols());
       p = Math.multiplyExact(p, f.rows());
       k = Math.addExact(k, f.bits());
       s2 = s2.multiply(f.maxColumnSumOfSquares());
-      s1 = s1.multiply(f.maxColumnAbsSum());
     }
     if (n > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("domain too large: " + n + " cells");
@@ -72,7 +75,6 @@ public final class LatticeStrategy {
     this.rows = p;
     this.bits = k;
     this.maxColumnSumOfSquares = s2;
-    this.maxColumnAbsSum = s1;
   }
 
   /**
@@ -94,6 +96,11 @@ public final class LatticeStrategy {
     for (Strategy f : a.kroneckerFactors()) {
       if (f instanceof IdentityStrategy) {
         fs.add(LatticeMatrix.identity(f.cells(), bitsPerFactor)); // without materialising n × n
+        continue;
+      }
+      if (f instanceof org.dpsql.matrix.design.TransformStrategy t) {
+        // the all-range Eigen-Design in closed form: an implicit integer strategy, O(n) memory
+        fs.add(LatticeMatrix.of(SineLattice.round(t.weights(), bitsPerFactor)));
         continue;
       }
       double[][] m = f.matrix();
@@ -156,7 +163,15 @@ public final class LatticeStrategy {
 
   /** Exact {@code max_j Σ_i |N_ij|} (an integer; the L1 sensitivity of {@code N}). */
   public BigInteger maxColumnAbsSum() {
-    return maxColumnAbsSum;
+    BigInteger s1 = maxColumnAbsSum;
+    if (s1 == null) {
+      s1 = BigInteger.ONE;
+      for (LatticeMatrix f : factors) { // computed on first use (O(n²) for an implicit factor)
+        s1 = s1.multiply(f.maxColumnAbsSum());
+      }
+      maxColumnAbsSum = s1;
+    }
+    return s1;
   }
 
   /** Exact {@code ‖Â‖₂² = max_j Σ_i N_ij² / 4^K}: the squared L2 sensitivity of {@code Â}. */
@@ -166,7 +181,7 @@ public final class LatticeStrategy {
 
   /** Exact {@code ‖Â‖₁ = max_j Σ_i |N_ij| / 2^K}: the L1 sensitivity of {@code Â}. */
   public Rational sensitivityL1() {
-    return Rational.of(maxColumnAbsSum, BigInteger.ONE.shiftLeft(bits));
+    return Rational.of(maxColumnAbsSum(), BigInteger.ONE.shiftLeft(bits));
   }
 
   /** The factor dimensions {@code n₁, …, n_d}. */

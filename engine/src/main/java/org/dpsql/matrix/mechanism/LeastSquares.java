@@ -213,12 +213,27 @@ public final class LeastSquares {
    * {@code trace(W (ÂᵀÂ)⁺ Wᵀ)}: the total variance of the workload answers per unit of noise
    * variance (seed 001 Prop. 4 without {@code ‖Â‖₂²}). Product form for Kronecker workloads on a
    * matching Kronecker strategy, sums for unions, query by query for a sparse workload with fewer
-   * queries than cells, dense otherwise (up to 4096 cells).
+   * queries than cells, dense otherwise (up to 4096 cells). For the implicit all-range
+   * Eigen-Design ({@link SineLattice}) and a workload of ranges, prefixes, cells or the total (or a
+   * union of them) in closed form, {@code O(n)}, from the rounded scales on the exact DST-I (see
+   * {@link SineLattice#gramInverseTimes}).
    */
   public double traceGramPinv(Workload w) {
     if (w.cells() != strategy.cells()) {
       throw new IllegalArgumentException(
           "workload over " + w.cells() + " cells, strategy over " + strategy.cells());
+    }
+    if (factors.size() == 1 && factors.get(0).a.sine() != null) {
+      // the implicit all-range Eigen-Design: Σ_k g_k / w_k² from the DST-I Gram diagonal
+      double[] g = org.dpsql.matrix.design.TransformDesign.sineGramDiagonal(w);
+      if (g != null) {
+        double[] d = factors.get(0).a.sine().inverseSquaredWeights();
+        double t = 0;
+        for (int k = 0; k < g.length; k++) {
+          t += g[k] * d[k];
+        }
+        return t;
+      }
     }
     if (w instanceof UnionWorkload u) {
       double t = 0;

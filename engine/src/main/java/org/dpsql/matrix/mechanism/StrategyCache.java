@@ -122,8 +122,9 @@ public final class StrategyCache {
     } else {
       designs.incrementAndGet();
       s = Objects.requireNonNull(designer.get(), "designer returned null");
-      if (directory != null) {
-        write(key, s);
+      if (directory != null && s.kroneckerFactors().stream()
+          .noneMatch(f -> f instanceof org.dpsql.matrix.design.TransformStrategy)) {
+        write(key, s); // a closed-form design is redesigned in O(n log n), not stored n × n
       }
     }
     LatticeStrategy lattice = LatticeStrategy.round(s, bits);

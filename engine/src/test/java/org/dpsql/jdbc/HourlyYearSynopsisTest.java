@@ -1,0 +1,290 @@
+package org.dpsql.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import org.dpsql.accounting.LedgerEntry;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A whole year of hourly bins (8,760 cells) released from SQL as one synopsis through the fast
+ * transform path (issue 33): {@code DPSQL.WORKLOAD('trips', 'ALL_RANGES(pickup_at)',
+ * 'output=cells')} is designed by {@code TransformDesign}, measured on the implicit lattice strategy
+ * {@code SineLattice} (exact integer products, exact sensitivity, exact discrete Gaussian noise),
+ * reconstructed by fast transforms, charged once, and every later date range, daily series and
+ * prefix over the column is answered from it for free; a {@code PREFIX} family over the year is
+ * designed the same way. EXPLAIN shows the transform strategy with its per-class errors.
+ *
+ * <p>Noise-free answers as in {@link TimeSeriesWorkloadTest}: at most 3 trips per rider (bound 5)
+ * and ρ = 10⁸, so rounding recovers the backend's own counts. PostgreSQL and Trino run when
+ * DPSQL_TEST_PG_URL and DPSQL_TEST_TRINO_URL name servers, else they are skipped.
+ */
+class HourlyYearSynopsisTest {
+  private static final int HOURS = 365 * 24;
+  private static final LocalDateTime START = LocalDateTime.of(2025, 1, 1, 0, 0);
+
+  private record Backend(String name, String directUrl, Properties login, String dpsqlUrl,
+      String schema) {
+    Connection direct() throws SQLException {
+      return DriverManager.getConnection(directUrl, login);
+    }
+
+    String table() {
+      return schema == null ? "trips" : (name.equals("trino") ? "memory." : "") + schema + ".trips";
+    }
+  }
+
+  private static Backend backend(String name) {
+    String schema = "dpsql_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    Properties login = new Properties();
+    switch (name) {
+      case "h2" -> {
+        String url = "jdbc:h2:mem:year" + UUID.randomUUID().toString().replace("-", "")
+            + ";DB_CLOSE_DELAY=-1";
+        return new Backend(name, url, login, "jdbc:dpsql:" + url.substring(5), null);
+      }
+      case "postgresql" -> {
+        String url = System.getenv("DPSQL_TEST_PG_URL");
+        Assumptions.assumeTrue(url != null, "DPSQL_TEST_PG_URL is not set: PostgreSQL skipped");
+        login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_PG_USER", "postgres"));
+        login.setProperty("password", System.getenv().getOrDefault("DPSQL_TEST_PG_PASSWORD", ""));
+        return new Backend(name, url, login, "jdbc:dpsql:" + url.substring(5)
+            + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema, schema);
+      }
+      default -> {
+        String url = System.getenv("DPSQL_TEST_TRINO_URL");
+        Assumptions.assumeTrue(url != null, "DPSQL_TEST_TRINO_URL is not set: Trino skipped");
+        url = url.replaceAll("/+$", "");
+        login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_TRINO_USER", "dpsql"));
+        return new Backend(name, url, login, "jdbc:dpsql:" + url.substring(5) + "/memory/"
+            + schema, schema);
+      }
+    }
+  }
+
+  /** 3,000 trips of 1,500 riders (1 or 2 each) at random minutes of 2025. */
+  private static long[] load(Backend b) throws SQLException {
+    SplittableRandom rnd = new SplittableRandom(8760);
+    long[] truth = new long[HOURS];
+    try (Connection c = b.direct(); Statement st = c.createStatement()) {
+      if (b.schema() != null) {
+        st.execute("CREATE SCHEMA " + (b.name().equals("trino") ? "memory." : "") + b.schema());
+      }
+      st.execute("CREATE TABLE " + b.table() + " (trip_id BIGINT, rider_id INTEGER, "
+          + "pickup_at TIMESTAMP)");
+      List<String> values = new ArrayList<>();
+      long id = 0;
+      for (int rider = 0; rider < 1500; rider++) {
+        for (int t = 0; t <= rider % 2 + (rider % 7 == 0 ? 1 : 0); t++) {
+          long minute = rnd.nextLong(HOURS * 60L);
+          truth[(int) (minute / 60)]++;
+          LocalDateTime at = START.plusMinutes(minute);
+          values.add("(" + id++ + ", " + rider + ", TIMESTAMP '" + at.toLocalDate() + " "
+              + at.toLocalTime() + ":00')");
+        }
+      }
+      for (int from = 0; from < values.size(); from += 1000) {
+        st.execute("INSERT INTO " + b.table() + " VALUES "
+            + String.join(", ", values.subList(from, Math.min(values.size(), from + 1000))));
+      }
+    }
+    return truth;
+  }
+
+  private static void drop(Backend b) throws SQLException {
+    try (Connection c = b.direct(); Statement st = c.createStatement()) {
+      st.execute("DROP TABLE " + b.table());
+      if (b.schema() != null) {
+        st.execute("DROP SCHEMA " + (b.name().equals("trino") ? "memory." : "") + b.schema());
+      }
+      if (b.name().equals("h2")) {
+        st.execute("SHUTDOWN");
+      }
+    }
+  }
+
+  private static Connection connect(Backend b, Path policy) throws SQLException {
+    Properties p = new Properties();
+    p.putAll(b.login());
+    p.setProperty("policy", policy.toString());
+    p.setProperty("seed", "8760");
+    return DriverManager.getConnection(b.dpsqlUrl(), p);
+  }
+
+  private static Path policy(String rho) throws Exception {
+    return policy(rho, "2025-12-31 23:00");
+  }
+
+  private static Path policy(String rho, String max) throws Exception {
+    Path policy = Files.createTempFile("dpsql-year", ".yaml");
+    Files.writeString(policy, "allow_seed: true\n"
+        + "budget:\n  accounting: zcdp\n  per_connection: {rho: " + rho + ", delta: 1e-9}\n"
+        + "  default_query: {rho: " + rho + "}\n"
+        + "tables:\n  trips:\n    privacy_unit: rider_id\n    max_rows_per_unit: 5\n"
+        + "    columns:\n"
+        + "      pickup_at: {min: 2025-01-01, max: " + max + ", bin: 1 hour}\n");
+    return policy;
+  }
+
+  private static List<List<Object>> rounded(Connection c, String sql) throws SQLException {
+    return ResultRows.rounded(ResultRows.of(c, sql));
+  }
+
+  private static long measured(Connection c) {
+    return TestDatabase.session(c).accountant().ledger().stream()
+        .filter(e -> e.source().equals(LedgerEntry.MEASURED)).count();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "trino"})
+  void aYearOfHoursIsReleasedOnceThroughFastTransformsAndLaterRangesAreFree(String name)
+      throws Exception {
+    Backend b = backend(name);
+    long[] truth = load(b);
+    Path policy = policy("100000000.0");
+    try (Connection c = connect(b, policy); Connection direct = b.direct()) {
+      long started = System.nanoTime();
+      List<Object[]> cells = new ArrayList<>();
+      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM "
+          + "TABLE(DPSQL.WORKLOAD('trips', 'ALL_RANGES(pickup_at)', 'output=cells'))")) {
+        while (rs.next()) {
+          cells.add(new Object[] {rs.getString(1), rs.getDouble(2)});
+        }
+      }
+      double seconds = (System.nanoTime() - started) / 1e9;
+      System.out.printf("%s: 8,760-hour ALL_RANGES synopsis released in %.2f s%n", name, seconds);
+      assertEquals(HOURS, cells.size());
+      for (int h = 0; h < HOURS; h++) {
+        assertEquals(truth[h], Math.round((Double) cells.get(h)[1]), "hour " + h);
+      }
+      assertEquals(1, measured(c), "the series is charged once");
+      List<LedgerEntry> ledger = TestDatabase.session(c).accountant().ledger();
+      assertEquals("eigen", ledger.get(0).mechanism(), ledger.toString());
+
+      String table = b.table();
+      // the default build checks one later range on PostgreSQL and Trino (each direct statement
+      // there takes seconds); all of them on H2, and on every backend under -Plong
+      boolean all = name.equals("h2") || org.dpsql.TestScale.isLong();
+      List<String> later = List.of(
+          "SELECT COUNT(*) AS n FROM %s WHERE pickup_at >= TIMESTAMP '2025-03-01 00:00:00' "
+              + "AND pickup_at < TIMESTAMP '2025-03-08 00:00:00'",
+          "SELECT COUNT(*) AS n FROM %s WHERE pickup_at >= TIMESTAMP '2025-07-15 06:00:00' "
+              + "AND pickup_at < TIMESTAMP '2025-11-15 18:00:00'",
+          "SELECT COUNT(*) AS n FROM %s WHERE pickup_at < TIMESTAMP '2025-10-01 00:00:00'",
+          "SELECT CAST(pickup_at AS DATE) AS d, COUNT(*) AS n FROM %s "
+              + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d");
+      for (String q : all ? later : later.subList(0, 1)) {
+        String dp = String.format(q, "trips");
+        assertEquals(rounded(direct, String.format(q, table)), rounded(c, dp), name + ": " + dp);
+      }
+      List<List<Object>> prefixes = rounded(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "
+          + "'PREFIX(pickup_at)'))");
+      assertEquals(HOURS, prefixes.size());
+      long running = 0;
+      for (int h = 0; h < HOURS; h++) {
+        running += truth[h];
+        assertEquals(running, ((Number) prefixes.get(h).get(1)).longValue(), "prefix " + h);
+      }
+      assertEquals(1, measured(c), "every later query was answered from the synopsis");
+      assertTrue(TestDatabase.session(c).accountant().ledger().stream()
+          .filter(e -> e.source().equals(LedgerEntry.SYNOPSIS)).count() >= (all ? 5 : 2));
+    } finally {
+      Files.deleteIfExists(policy);
+      drop(b);
+    }
+  }
+
+  /**
+   * EXPLAIN of the year's ALL_RANGES synopsis at ρ = 0.02: the transform design is chosen over the
+   * identity, with the singular value bound beside it and one row per class of later queries
+   * (cells, ranges, prefixes) in closed form; nothing is charged. A PREFIX family over the year is
+   * designed by the same path (its own re-weighting) and equals the backend's running totals.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"h2"})
+  void explainScoresTheYearPerQueryClassAndPrefixesUseTheTransformToo(String name)
+      throws Exception {
+    Backend b = backend(name);
+    long[] truth = load(b);
+    Path policy = policy("0.02");
+    Path exact = policy("100000000.0");
+    String workload = "SELECT * FROM TABLE(DPSQL.WORKLOAD(''trips'', ''ALL_RANGES(pickup_at)'', "
+        + "''output=cells''))";
+    try (Connection c = connect(b, policy)) {
+      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
+          + workload + "'))");
+      double chosen = Double.NaN;
+      double identity = Double.NaN;
+      double bound = Double.NaN;
+      String strategy = null;
+      java.util.Map<String, Double> classes = new java.util.TreeMap<>();
+      for (List<Object> r : plan) {
+        double rmse = r.get(5) == null ? Double.NaN : ((Number) r.get(5)).doubleValue();
+        String measure = String.valueOf(r.get(6));
+        if ((Boolean) r.get(1)) {
+          chosen = rmse;
+          strategy = String.valueOf(r.get(0));
+        } else if (r.get(0).equals("query_class")) {
+          classes.put(measure, rmse);
+        } else if (r.get(0).equals("identity")) {
+          identity = rmse;
+        } else if (r.get(0).equals("lower_bound")) {
+          bound = rmse;
+        }
+      }
+      System.out.printf("year of hours at rho 0.02: chosen %.2f, identity %.2f, bound %.2f, "
+          + "classes %s%n", chosen, identity, bound, classes);
+      assertEquals("eigen", strategy, plan.toString());
+      assertTrue(chosen < identity / 5, plan.toString());
+      assertTrue(bound <= chosen && chosen <= 1.05 * bound, plan.toString());
+      assertEquals(3, classes.size(), classes.toString());
+      double ranges = classes.entrySet().stream().filter(e -> e.getKey().contains("ranges of"))
+          .findFirst().orElseThrow().getValue();
+      assertEquals(chosen, ranges, 1e-3 * chosen, classes.toString());
+      assertEquals(0, measured(c), "explain spends nothing");
+    }
+    // the issue's demo domain: hourly bins from 2025-01-01 to 2025-12-31 00:00 (8,737 cells)
+    Path demo = policy("0.02", "2025-12-31 00:00");
+    try (Connection c = connect(b, demo)) {
+      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
+          + workload + "'))");
+      assertTrue(plan.stream().anyMatch(r -> r.get(0).equals("eigen") && (Boolean) r.get(1)),
+          plan.toString());
+      assertTrue(plan.toString().contains("(8737 queries)"), plan.toString());
+    } finally {
+      Files.deleteIfExists(demo);
+    }
+    try (Connection c = connect(b, exact)) {
+      List<List<Object>> prefixes = rounded(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "
+          + "'PREFIX(pickup_at)'))");
+      assertEquals(HOURS, prefixes.size());
+      long running = 0;
+      for (int h = 0; h < HOURS; h++) {
+        running += truth[h];
+        assertEquals(running, ((Number) prefixes.get(h).get(1)).longValue(), "prefix " + h);
+      }
+      List<LedgerEntry> ledger = TestDatabase.session(c).accountant().ledger();
+      assertEquals(1, measured(c));
+      assertEquals("eigen", ledger.get(0).mechanism(), ledger.toString());
+    } finally {
+      Files.deleteIfExists(policy);
+      Files.deleteIfExists(exact);
+      drop(b);
+    }
+  }
+}
