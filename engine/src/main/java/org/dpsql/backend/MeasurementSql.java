@@ -206,10 +206,8 @@ public final class MeasurementSql {
       select.add(e.keys().get(i) + " AS " + dialect.quoteIdentifier("K" + i));
     }
     for (int i = 0; i < e.values().size(); i++) {
-      Measurement m = plan.measurements().get(i);
-      String v = clampedByReader(m) ? value(m.column(), dialect) : e.values().get(i);
-      if (v != null) {
-        select.add(v + " AS " + dialect.quoteIdentifier("V" + i));
+      if (e.values().get(i) != null) {
+        select.add(e.values().get(i) + " AS " + dialect.quoteIdentifier("V" + i));
       }
     }
     return new MeasurementSql("SELECT " + String.join(", ", select) + " FROM "
@@ -416,25 +414,6 @@ public final class MeasurementSql {
   private static final BigDecimal INT_MAX = BigDecimal.valueOf(Integer.MAX_VALUE);
 
   /**
-   * Whether a sum's value in resolution steps is the clamped value itself: an integer column,
-   * steps of 1, whole bounds within INT's range (see {@link #steps}).
-   */
-  private static boolean wholeSteps(Clamp clamp, BigDecimal resolution, boolean integer) {
-    return integer && resolution.compareTo(BigDecimal.ONE) == 0 && Measurement.isWhole(clamp.lo())
-        && Measurement.isWhole(clamp.hi()) && clamp.maxAbs().compareTo(INT_MAX) <= 0;
-  }
-
-  /**
-   * Whether {@link #rows} hands out a SUM measurement's column unclamped, for the reader to clamp
-   * to {@link Measurement#bounds} (whole steps: the clamped value is the step count): a per-row
-   * {@code CASE} costs the embedded backend more than the comparison costs the JVM.
-   */
-  static boolean clampedByReader(Measurement m) {
-    return m.kind() == Measurement.Kind.SUM && wholeSteps(Measurement.bounds(m.column()),
-        m.resolution(), ColumnPolicy.isIntegerType(m.column().sqlType()));
-  }
-
-  /**
    * The value clamped to the bounds, in whole resolution steps; NULL stays NULL. An integer value
    * with whole bounds within INT's range, in steps of 1, is already a whole number of steps: it is
    * summed as it is (a backend's SUM of such values is exact: BIGINT or wider, and a BIGINT sum
@@ -445,7 +424,8 @@ public final class MeasurementSql {
     String clamped = "CASE WHEN " + col + " IS NULL THEN NULL WHEN " + col + " < " + num(clamp.lo())
         + " THEN " + num(clamp.lo()) + " WHEN " + col + " > " + num(clamp.hi()) + " THEN "
         + num(clamp.hi()) + " ELSE " + col + " END";
-    if (wholeSteps(clamp, resolution, integer)) {
+    if (integer && resolution.compareTo(BigDecimal.ONE) == 0 && Measurement.isWhole(clamp.lo())
+        && Measurement.isWhole(clamp.hi()) && clamp.maxAbs().compareTo(INT_MAX) <= 0) {
       return clamped;
     }
     // exact decimal arithmetic whatever the column's type (and PostgreSQL has no ROUND(double, int))

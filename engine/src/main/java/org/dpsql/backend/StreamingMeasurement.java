@@ -382,10 +382,6 @@ final class StreamingMeasurement implements MeasurementStrategy {
     /** Per measurement: its V column (1-based), or 0 for COUNT(*) and COUNT(DISTINCT unit). */
     private final int[] valueColumn;
     private final Measurement.Kind[] kinds;
-    /** Per SUM that the reader clamps ({@link MeasurementSql#clampedByReader}): its bounds. */
-    private final boolean[] clampHere;
-    private final long[] lo;
-    private final long[] hi;
     private final boolean anyDistinct;
 
     RowReader(ResultSet rs, MeasurementPlan plan, int extraKeys) throws SQLException {
@@ -412,19 +408,10 @@ final class StreamingMeasurement implements MeasurementStrategy {
       int ms = plan.measurements().size();
       valueColumn = new int[ms];
       kinds = new Measurement.Kind[ms];
-      clampHere = new boolean[ms];
-      lo = new long[ms];
-      hi = new long[ms];
       int next = 2 + keys + extraKeys;
       boolean distinct = false;
       for (int i = 0; i < ms; i++) {
-        Measurement m = plan.measurements().get(i);
-        kinds[i] = m.kind();
-        if (MeasurementSql.clampedByReader(m)) {
-          clampHere[i] = true;
-          lo[i] = Measurement.bounds(m.column()).lo().longValueExact();
-          hi[i] = Measurement.bounds(m.column()).hi().longValueExact();
-        }
+        kinds[i] = plan.measurements().get(i).kind();
         valueColumn[i] = kinds[i] == Measurement.Kind.COUNT_STAR ? 0 : next++;
         distinct |= kinds[i] == Measurement.Kind.COUNT_DISTINCT;
       }
@@ -502,7 +489,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
         int col = valueColumn[i];
         switch (kinds[i]) {
           case COUNT -> kept.values[at + kept.slotOf[i]] = isNull(rs, col) ? 0 : 1;
-          case SUM -> kept.values[at + kept.slotOf[i]] = sumSteps(rs, col, i);
+          case SUM -> kept.values[at + kept.slotOf[i]] = sumSteps(rs, col);
           case COUNT_DISTINCT -> kept.distinct[row * kept.distinctStride + kept.slotOf[i]] =
               rs.getObject(col);
           case COUNT_STAR, COUNT_DISTINCT_UNIT -> { } // counted per group and unit at the end
@@ -518,12 +505,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
       return rs.getObject(col) == null;
     }
 
-    /** Measurement {@code i}'s clamped value in whole steps, 0 for NULL. */
-    private long sumSteps(ResultSet rs, int col, int i) throws SQLException {
-      if (clampHere[i]) {
-        long v = rs.getLong(col);
-        return v == 0 && rs.wasNull() ? 0 : Math.max(lo[i], Math.min(hi[i], v));
-      }
+    private long sumSteps(ResultSet rs, int col) throws SQLException {
       if (integral[col]) {
         return rs.getLong(col); // 0 for NULL
       }
@@ -543,7 +525,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
         switch (kinds[i]) {
           case COUNT_STAR -> values[i] = 1;
           case COUNT -> values[i] = isNull(rs, valueColumn[i]) ? 0 : 1;
-          case SUM -> values[i] = sumSteps(rs, valueColumn[i], i);
+          case SUM -> values[i] = sumSteps(rs, valueColumn[i]);
           case COUNT_DISTINCT -> distinct[i] = rs.getObject(valueColumn[i]);
           case COUNT_DISTINCT_UNIT -> { } // counted per unit when aggregating
         }

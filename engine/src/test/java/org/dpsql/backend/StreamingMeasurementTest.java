@@ -67,13 +67,6 @@ class StreamingMeasurementTest {
   private QueryAnalyzer analyzer;
   private SqlDialect dialect;
 
-  /** V's clamp in the policy {@link #open} writes. */
-  private String clampOfV = "[0, 10]";
-
-  private String policy() {
-    return POLICY.replace("V: {clamp: [0, 10]}", "V: {clamp: " + clampOfV + "}");
-  }
-
   private static final String POLICY = "allow_seed: true\n"
       + "budget:\n  accounting: pure\n  per_connection: {epsilon: 100}\n"
       + "  default_query: {epsilon: 1}\n"
@@ -98,7 +91,7 @@ class StreamingMeasurementTest {
       }
     }
     Path p = dir.resolve("policy-" + UUID.randomUUID() + ".yaml");
-    Files.writeString(p, policy());
+    Files.writeString(p, POLICY);
     policy = PolicyLoader.load(p.toString(), db);
     dialect = SqlDialectFactoryImpl.INSTANCE.create(db.getMetaData());
     analyzer = new QueryAnalyzer(policy, BackendCatalog.read(db, policy), db.getSchema(), dialect);
@@ -188,31 +181,6 @@ class StreamingMeasurementTest {
         + "GROUP BY G, P");
     assertEquals(groupsOf(pushDown().partitions(groups, List.of())),
         groupsOf(streaming(3).partitions(groups, List.of())));
-  }
-
-  /**
-   * A clamp whose lower bound is above 0: streaming clamps whole-step sums in the JVM, so a NULL
-   * must still add 0 (not the lower bound), as push-down's {@code CASE} has it, and values below
-   * and above the bounds are clamped alike.
-   */
-  @Test
-  void sumsClampedInTheJvmEqualPushDownsWhenTheClampExcludesZero() throws Exception {
-    clampOfV = "[2, 8]";
-    open(LIGHT);
-    for (String sql : List.of(
-        "SELECT G, AGE, COUNT(V), SUM(V), AVG(V) FROM T GROUP BY G, AGE",
-        "SELECT COUNT(*), SUM(V) FROM T WHERE AGE > 4")) {
-      MeasurementPlan plan = plan(sql);
-      assertArrayEquals(pushDown().measure(plan, List.of()), streaming(1).measure(plan, List.of()),
-          sql);
-    }
-    MeasurementPlan total = plan("SELECT SUM(V) FROM T");
-    long[][] streamed = streaming(4).measure(total, List.of());
-    try (Statement st = db.createStatement(); var rs = st.executeQuery(
-        "SELECT SUM(CASE WHEN V IS NULL THEN 0 ELSE LEAST(GREATEST(V, 2), 8) END) FROM T")) {
-      rs.next();
-      assertEquals(rs.getLong(1), java.util.Arrays.stream(streamed[streamed.length - 1]).sum());
-    }
   }
 
   /** Groups by (cell, private keys), as comparable text. */
