@@ -67,6 +67,13 @@ class StreamingMeasurementTest {
   private QueryAnalyzer analyzer;
   private SqlDialect dialect;
 
+  /** V's clamp in the policy {@link #open} writes. */
+  private String clampOfV = "[0, 10]";
+
+  private String policy() {
+    return POLICY.replace("V: {clamp: [0, 10]}", "V: {clamp: " + clampOfV + "}");
+  }
+
   private static final String POLICY = "allow_seed: true\n"
       + "budget:\n  accounting: pure\n  per_connection: {epsilon: 100}\n"
       + "  default_query: {epsilon: 1}\n"
@@ -91,7 +98,7 @@ class StreamingMeasurementTest {
       }
     }
     Path p = dir.resolve("policy-" + UUID.randomUUID() + ".yaml");
-    Files.writeString(p, POLICY);
+    Files.writeString(p, policy());
     policy = PolicyLoader.load(p.toString(), db);
     dialect = SqlDialectFactoryImpl.INSTANCE.create(db.getMetaData());
     analyzer = new QueryAnalyzer(policy, BackendCatalog.read(db, policy), db.getSchema(), dialect);
@@ -181,6 +188,30 @@ class StreamingMeasurementTest {
         + "GROUP BY G, P");
     assertEquals(groupsOf(pushDown().partitions(groups, List.of())),
         groupsOf(streaming(3).partitions(groups, List.of())));
+  }
+
+  /**
+   * A clamp whose lower bound is above 0: a NULL adds 0 to a sum (not the lower bound) and values
+   * below and above the bounds are clamped alike, in both strategies and as SQL computes it.
+   */
+  @Test
+  void sumsAreEqualInBothStrategiesWhenTheClampExcludesZero() throws Exception {
+    clampOfV = "[2, 8]";
+    open(LIGHT);
+    for (String sql : List.of(
+        "SELECT G, AGE, COUNT(V), SUM(V), AVG(V) FROM T GROUP BY G, AGE",
+        "SELECT COUNT(*), SUM(V) FROM T WHERE AGE > 4")) {
+      MeasurementPlan plan = plan(sql);
+      assertArrayEquals(pushDown().measure(plan, List.of()), streaming(1).measure(plan, List.of()),
+          sql);
+    }
+    MeasurementPlan total = plan("SELECT SUM(V) FROM T");
+    long[][] streamed = streaming(4).measure(total, List.of());
+    try (Statement st = db.createStatement(); var rs = st.executeQuery(
+        "SELECT SUM(CASE WHEN V IS NULL THEN 0 ELSE LEAST(GREATEST(V, 2), 8) END) FROM T")) {
+      rs.next();
+      assertEquals(rs.getLong(1), java.util.Arrays.stream(streamed[streamed.length - 1]).sum());
+    }
   }
 
   /** Groups by (cell, private keys), as comparable text. */
