@@ -109,12 +109,20 @@ final class PostProcessor implements AutoCloseable {
     if (!any) {
       return t;
     }
+    // scale 0 and a sum of longs within H2's BIGINT range
+    return converted(t, cols, toLong,
+        v -> v instanceof java.math.BigDecimal b ? (Object) b.longValueExact() : v);
+  }
+
+  /** {@code t}'s rows under {@code cols}, {@code convert} applied to the marked columns' values. */
+  private static ResultTable converted(ResultTable t, List<ResultColumn> cols, boolean[] marked,
+      java.util.function.UnaryOperator<Object> convert) {
     List<Object[]> rows = new ArrayList<>(t.rows().size());
     for (Object[] r : t.rows()) {
       Object[] row = r.clone();
       for (int i = 0; i < row.length; i++) {
-        if (toLong[i] && row[i] instanceof java.math.BigDecimal b) {
-          row[i] = b.longValueExact(); // scale 0 and a sum of longs within H2's BIGINT range
+        if (marked[i]) {
+          row[i] = convert.apply(row[i]);
         }
       }
       rows.add(row);
@@ -148,17 +156,7 @@ final class PostProcessor implements AutoCloseable {
     if (!any) {
       return t;
     }
-    List<Object[]> rows = new ArrayList<>(t.rows().size());
-    for (Object[] r : t.rows()) {
-      Object[] row = r.clone();
-      for (int i = 0; i < row.length; i++) {
-        if (toDouble[i] && row[i] instanceof Number n) {
-          row[i] = n.doubleValue();
-        }
-      }
-      rows.add(row);
-    }
-    return new ResultTable(cols, rows);
+    return converted(t, cols, toDouble, v -> v instanceof Number n ? (Object) n.doubleValue() : v);
   }
 
   private Connection connection() throws SQLException {

@@ -6,18 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.SplittableRandom;
-import java.util.UUID;
 import org.dpsql.accounting.LedgerEntry;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -38,53 +34,12 @@ class HourlyYearSynopsisTest {
   private static final int HOURS = 365 * 24;
   private static final LocalDateTime START = LocalDateTime.of(2025, 1, 1, 0, 0);
 
-  private record Backend(String name, String directUrl, Properties login, String dpsqlUrl,
-      String schema) {
-    Connection direct() throws SQLException {
-      return DriverManager.getConnection(directUrl, login);
-    }
-
-    String table() {
-      return schema == null ? "trips" : (name.equals("trino") ? "memory." : "") + schema + ".trips";
-    }
-  }
-
-  private static Backend backend(String name) {
-    String schema = "dpsql_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    Properties login = new Properties();
-    switch (name) {
-      case "h2" -> {
-        String url = "jdbc:h2:mem:year" + UUID.randomUUID().toString().replace("-", "")
-            + ";DB_CLOSE_DELAY=-1";
-        return new Backend(name, url, login, "jdbc:dpsql:" + url.substring(5), null);
-      }
-      case "postgresql" -> {
-        String url = System.getenv("DPSQL_TEST_PG_URL");
-        Assumptions.assumeTrue(url != null, "DPSQL_TEST_PG_URL is not set: PostgreSQL skipped");
-        login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_PG_USER", "postgres"));
-        login.setProperty("password", System.getenv().getOrDefault("DPSQL_TEST_PG_PASSWORD", ""));
-        return new Backend(name, url, login, "jdbc:dpsql:" + url.substring(5)
-            + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema, schema);
-      }
-      default -> {
-        String url = System.getenv("DPSQL_TEST_TRINO_URL");
-        Assumptions.assumeTrue(url != null, "DPSQL_TEST_TRINO_URL is not set: Trino skipped");
-        url = url.replaceAll("/+$", "");
-        login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_TRINO_USER", "dpsql"));
-        return new Backend(name, url, login, "jdbc:dpsql:" + url.substring(5) + "/memory/"
-            + schema, schema);
-      }
-    }
-  }
-
   /** 3,000 trips of 1,500 riders (1 or 2 each) at random minutes of 2025. */
-  private static long[] load(Backend b) throws SQLException {
+  private static long[] load(SeriesBackend b) throws SQLException {
     SplittableRandom rnd = new SplittableRandom(8760);
     long[] truth = new long[HOURS];
     try (Connection c = b.direct(); Statement st = c.createStatement()) {
-      if (b.schema() != null) {
-        st.execute("CREATE SCHEMA " + (b.name().equals("trino") ? "memory." : "") + b.schema());
-      }
+      b.createSchema(st);
       st.execute("CREATE TABLE " + b.table() + " (trip_id BIGINT, rider_id INTEGER, "
           + "pickup_at TIMESTAMP)");
       List<String> values = new ArrayList<>();
@@ -104,26 +59,6 @@ class HourlyYearSynopsisTest {
       }
     }
     return truth;
-  }
-
-  private static void drop(Backend b) throws SQLException {
-    try (Connection c = b.direct(); Statement st = c.createStatement()) {
-      st.execute("DROP TABLE " + b.table());
-      if (b.schema() != null) {
-        st.execute("DROP SCHEMA " + (b.name().equals("trino") ? "memory." : "") + b.schema());
-      }
-      if (b.name().equals("h2")) {
-        st.execute("SHUTDOWN");
-      }
-    }
-  }
-
-  private static Connection connect(Backend b, Path policy) throws SQLException {
-    Properties p = new Properties();
-    p.putAll(b.login());
-    p.setProperty("policy", policy.toString());
-    p.setProperty("seed", "8760");
-    return DriverManager.getConnection(b.dpsqlUrl(), p);
   }
 
   private static Path policy(String rho) throws Exception {
@@ -154,10 +89,10 @@ class HourlyYearSynopsisTest {
   @ValueSource(strings = {"h2", "postgresql", "trino"})
   void aYearOfHoursIsReleasedOnceThroughFastTransformsAndLaterRangesAreFree(String name)
       throws Exception {
-    Backend b = backend(name);
+    SeriesBackend b = SeriesBackend.of(name);
     long[] truth = load(b);
     Path policy = policy("100000000.0");
-    try (Connection c = connect(b, policy); Connection direct = b.direct()) {
+    try (Connection c = b.connect(policy, 8760); Connection direct = b.direct()) {
       long started = System.nanoTime();
       List<Object[]> cells = new ArrayList<>();
       try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM "
@@ -205,7 +140,7 @@ class HourlyYearSynopsisTest {
           .filter(e -> e.source().equals(LedgerEntry.SYNOPSIS)).count() >= (all ? 5 : 2));
     } finally {
       Files.deleteIfExists(policy);
-      drop(b);
+      b.drop();
     }
   }
 
@@ -219,13 +154,13 @@ class HourlyYearSynopsisTest {
   @ValueSource(strings = {"h2"})
   void explainScoresTheYearPerQueryClassAndPrefixesUseTheTransformToo(String name)
       throws Exception {
-    Backend b = backend(name);
+    SeriesBackend b = SeriesBackend.of(name);
     long[] truth = load(b);
     Path policy = policy("0.02");
     Path exact = policy("100000000.0");
     String workload = "SELECT * FROM TABLE(DPSQL.WORKLOAD(''trips'', ''ALL_RANGES(pickup_at)'', "
         + "''output=cells''))";
-    try (Connection c = connect(b, policy)) {
+    try (Connection c = b.connect(policy, 8760)) {
       List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
           + workload + "'))");
       double chosen = Double.NaN;
@@ -260,7 +195,7 @@ class HourlyYearSynopsisTest {
     }
     // the demo domain: hourly bins from 2025-01-01 to 2025-12-31 00:00 (8,737 cells)
     Path demo = policy("0.02", "2025-12-31 00:00");
-    try (Connection c = connect(b, demo)) {
+    try (Connection c = b.connect(demo, 8760)) {
       List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
           + workload + "'))");
       assertTrue(plan.stream().anyMatch(r -> r.get(0).equals("eigen") && (Boolean) r.get(1)),
@@ -269,7 +204,7 @@ class HourlyYearSynopsisTest {
     } finally {
       Files.deleteIfExists(demo);
     }
-    try (Connection c = connect(b, exact)) {
+    try (Connection c = b.connect(exact, 8760)) {
       List<List<Object>> prefixes = rounded(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "
           + "'PREFIX(pickup_at)'))");
       assertEquals(HOURS, prefixes.size());
@@ -284,7 +219,7 @@ class HourlyYearSynopsisTest {
     } finally {
       Files.deleteIfExists(policy);
       Files.deleteIfExists(exact);
-      drop(b);
+      b.drop();
     }
   }
 }

@@ -7,18 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.SplittableRandom;
-import java.util.UUID;
 import org.dpsql.accounting.LedgerEntry;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -42,53 +38,11 @@ class TimeSeriesWorkloadTest {
   private static final int HOURS = 31 * 24;
   private static final LocalDateTime START = LocalDateTime.of(2025, 3, 1, 0, 0);
 
-  /** One backend's connections and the table's name there. */
-  private record Backend(String name, String directUrl, Properties login, String dpsqlUrl,
-      String schema) {
-    Connection direct() throws SQLException {
-      return DriverManager.getConnection(directUrl, login);
-    }
-
-    String table() {
-      return schema == null ? "trips" : (name.equals("trino") ? "memory." : "") + schema + ".trips";
-    }
-  }
-
-  private static Backend backend(String name) {
-    String schema = "dpsql_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    Properties login = new Properties();
-    switch (name) {
-      case "h2" -> {
-        String url = "jdbc:h2:mem:ts" + UUID.randomUUID().toString().replace("-", "")
-            + ";DB_CLOSE_DELAY=-1";
-        return new Backend(name, url, login, "jdbc:dpsql:" + url.substring(5), null);
-      }
-      case "postgresql" -> {
-        String url = System.getenv("DPSQL_TEST_PG_URL");
-        Assumptions.assumeTrue(url != null, "DPSQL_TEST_PG_URL is not set: PostgreSQL skipped");
-        login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_PG_USER", "postgres"));
-        login.setProperty("password", System.getenv().getOrDefault("DPSQL_TEST_PG_PASSWORD", ""));
-        return new Backend(name, url, login, "jdbc:dpsql:" + url.substring(5)
-            + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema, schema);
-      }
-      default -> {
-        String url = System.getenv("DPSQL_TEST_TRINO_URL");
-        Assumptions.assumeTrue(url != null, "DPSQL_TEST_TRINO_URL is not set: Trino skipped");
-        url = url.replaceAll("/+$", "");
-        login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_TRINO_USER", "dpsql"));
-        return new Backend(name, url, login, "jdbc:dpsql:" + url.substring(5) + "/memory/"
-            + schema, schema);
-      }
-    }
-  }
-
   /** 1,800 trips of 900 riders (1 to 3 each) at random minutes of March 2025. */
-  private static void load(Backend b) throws SQLException {
+  private static void load(SeriesBackend b) throws SQLException {
     SplittableRandom rnd = new SplittableRandom(33);
     try (Connection c = b.direct(); Statement st = c.createStatement()) {
-      if (b.schema() != null) {
-        st.execute("CREATE SCHEMA " + (b.name().equals("trino") ? "memory." : "") + b.schema());
-      }
+      b.createSchema(st);
       st.execute("CREATE TABLE " + b.table() + " (trip_id BIGINT, rider_id INTEGER, "
           + "region VARCHAR(2), pickup_at TIMESTAMP, pickup_day DATE, dropoff_at TIMESTAMP)");
       List<String> values = new ArrayList<>();
@@ -107,26 +61,6 @@ class TimeSeriesWorkloadTest {
             + String.join(", ", values.subList(from, Math.min(values.size(), from + 600))));
       }
     }
-  }
-
-  private static void drop(Backend b) throws SQLException {
-    try (Connection c = b.direct(); Statement st = c.createStatement()) {
-      st.execute("DROP TABLE " + b.table());
-      if (b.schema() != null) {
-        st.execute("DROP SCHEMA " + (b.name().equals("trino") ? "memory." : "") + b.schema());
-      }
-      if (b.name().equals("h2")) {
-        st.execute("SHUTDOWN");
-      }
-    }
-  }
-
-  private static Connection connect(Backend b, Path policy) throws SQLException {
-    Properties p = new Properties();
-    p.putAll(b.login());
-    p.setProperty("policy", policy.toString());
-    p.setProperty("seed", "33");
-    return DriverManager.getConnection(b.dpsqlUrl(), p);
   }
 
   private static Path policy() throws Exception {
@@ -155,10 +89,10 @@ class TimeSeriesWorkloadTest {
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "trino"})
   void seriesReleasedOnceAndEveryLaterRangeIsFree(String name) throws Exception {
-    Backend b = backend(name);
+    SeriesBackend b = SeriesBackend.of(name);
     load(b);
     Path policy = policy();
-    try (Connection c = connect(b, policy); Connection direct = b.direct()) {
+    try (Connection c = b.connect(policy, 33); Connection direct = b.direct()) {
       // the synopsis: one row per hourly bin, equal to the backend's own hourly counts
       long[] truth = new long[HOURS];
       try (Statement st = direct.createStatement(); ResultSet rs = st.executeQuery(
@@ -209,17 +143,17 @@ class TimeSeriesWorkloadTest {
           .filter(e -> e.source().equals(LedgerEntry.SYNOPSIS)).count() >= 5);
     } finally {
       Files.deleteIfExists(policy);
-      drop(b);
+      b.drop();
     }
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"h2"})
   void tooLargeAnAnswerSetIsRefusedWithTheOptionThatReleasesIt(String name) throws Exception {
-    Backend b = backend(name);
+    SeriesBackend b = SeriesBackend.of(name);
     load(b);
     Path policy = policy();
-    try (Connection c = connect(b, policy)) {
+    try (Connection c = b.connect(policy, 33)) {
       // all ranges over the 8,760 hours of a year: 38 million rows
       SQLException e = assertThrows(SQLException.class, () -> ResultRows.of(c, "SELECT * FROM "
           + "TABLE(DPSQL.WORKLOAD('trips', 'ALL_RANGES(dropoff_at)'))"));
@@ -251,7 +185,7 @@ class TimeSeriesWorkloadTest {
       assertEquals("XDP05", bad.getSQLState(), bad.getMessage());
     } finally {
       Files.deleteIfExists(policy);
-      drop(b);
+      b.drop();
     }
   }
 
@@ -259,14 +193,14 @@ class TimeSeriesWorkloadTest {
   @ValueSource(strings = {"h2"})
   void explainShowsTheErrorPerQueryClassAndThenThatLaterRangesAreFree(String name)
       throws Exception {
-    Backend b = backend(name);
+    SeriesBackend b = SeriesBackend.of(name);
     load(b);
     Path policy = policy();
     String workload = "SELECT * FROM TABLE(DPSQL.WORKLOAD(''trips'', ''ALL_RANGES(pickup_at)'', "
         + "''output=cells''))";
     String week = "SELECT COUNT(*) AS n FROM trips WHERE pickup_at >= TIMESTAMP "
         + "'2025-03-03 00:00:00' AND pickup_at < TIMESTAMP '2025-03-10 00:00:00'";
-    try (Connection c = connect(b, policy)) {
+    try (Connection c = b.connect(policy, 33)) {
       List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
           + workload + "'))");
       double chosen = Double.NaN;
@@ -306,7 +240,7 @@ class TimeSeriesWorkloadTest {
       assertEquals(1, measured(c), "the week was answered from the synopsis");
     } finally {
       Files.deleteIfExists(policy);
-      drop(b);
+      b.drop();
     }
   }
 
@@ -318,14 +252,14 @@ class TimeSeriesWorkloadTest {
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "trino"})
   void calendarRollupIsOneInfTdaTree(String name) throws Exception {
-    Backend b = backend(name);
+    SeriesBackend b = SeriesBackend.of(name);
     load(b);
     Path policy = policy();
     String rollup = "SELECT %s DATE_TRUNC('month', pickup_at) AS m, CAST(pickup_at AS DATE) AS d, "
         + "DATE_TRUNC('hour', pickup_at) AS h, COUNT(*) AS n FROM %s GROUP BY "
         + "ROLLUP(DATE_TRUNC('month', pickup_at), CAST(pickup_at AS DATE), "
         + "DATE_TRUNC('hour', pickup_at)) ORDER BY m NULLS FIRST, d NULLS FIRST, h NULLS FIRST";
-    try (Connection c = connect(b, policy); Connection direct = b.direct()) {
+    try (Connection c = b.connect(policy, 33); Connection direct = b.direct()) {
       List<List<Object>> released = ResultRows.of(c, String.format(rollup,
           "/*+ DP(mechanism='inftda') */", "trips"));
       assertEquals(1 + 1 + 31 + HOURS, released.size());
@@ -359,7 +293,7 @@ class TimeSeriesWorkloadTest {
       assertEquals(1, measured(c), "the daily series is answered from the tree");
     } finally {
       Files.deleteIfExists(policy);
-      drop(b);
+      b.drop();
     }
   }
 

@@ -1,0 +1,86 @@
+package org.dpsql.jdbc;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * One backend of the time-series tests (embedded H2, PostgreSQL, Trino's memory connector): its
+ * direct connection, its dpsql URL and the name of the test's {@code trips} table there (in a
+ * fresh schema on PostgreSQL and Trino). PostgreSQL and Trino are skipped unless
+ * DPSQL_TEST_PG_URL / DPSQL_TEST_TRINO_URL name servers.
+ */
+record SeriesBackend(String name, String directUrl, Properties login, String dpsqlUrl,
+    String schema) {
+
+  /** {@code name} is {@code h2}, {@code postgresql} or {@code trino}. */
+  static SeriesBackend of(String name) {
+    String schema = "dpsql_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    Properties login = new Properties();
+    switch (name) {
+      case "h2" -> {
+        String url = "jdbc:h2:mem:ts" + UUID.randomUUID().toString().replace("-", "")
+            + ";DB_CLOSE_DELAY=-1";
+        return new SeriesBackend(name, url, login, "jdbc:dpsql:" + url.substring(5), null);
+      }
+      case "postgresql" -> {
+        String url = System.getenv("DPSQL_TEST_PG_URL");
+        Assumptions.assumeTrue(url != null, "DPSQL_TEST_PG_URL is not set: PostgreSQL skipped");
+        login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_PG_USER", "postgres"));
+        login.setProperty("password", System.getenv().getOrDefault("DPSQL_TEST_PG_PASSWORD", ""));
+        return new SeriesBackend(name, url, login, "jdbc:dpsql:" + url.substring(5)
+            + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema, schema);
+      }
+      default -> {
+        String url = System.getenv("DPSQL_TEST_TRINO_URL");
+        Assumptions.assumeTrue(url != null, "DPSQL_TEST_TRINO_URL is not set: Trino skipped");
+        url = url.replaceAll("/+$", "");
+        login.setProperty("user", System.getenv().getOrDefault("DPSQL_TEST_TRINO_USER", "dpsql"));
+        return new SeriesBackend(name, url, login, "jdbc:dpsql:" + url.substring(5) + "/memory/"
+            + schema, schema);
+      }
+    }
+  }
+
+  Connection direct() throws SQLException {
+    return DriverManager.getConnection(directUrl, login);
+  }
+
+  String table() {
+    return schema == null ? "trips" : (name.equals("trino") ? "memory." : "") + schema + ".trips";
+  }
+
+  /** Creates the test's schema, if the backend has one. */
+  void createSchema(Statement st) throws SQLException {
+    if (schema != null) {
+      st.execute("CREATE SCHEMA " + (name.equals("trino") ? "memory." : "") + schema);
+    }
+  }
+
+  /** Drops the table and the schema (and shuts an H2 database down). */
+  void drop() throws SQLException {
+    try (Connection c = direct(); Statement st = c.createStatement()) {
+      st.execute("DROP TABLE " + table());
+      if (schema != null) {
+        st.execute("DROP SCHEMA " + (name.equals("trino") ? "memory." : "") + schema);
+      }
+      if (name.equals("h2")) {
+        st.execute("SHUTDOWN");
+      }
+    }
+  }
+
+  /** A dpsql connection with {@code policy} and noise seed {@code seed}. */
+  Connection connect(Path policy, long seed) throws SQLException {
+    Properties p = new Properties();
+    p.putAll(login);
+    p.setProperty("policy", policy.toString());
+    p.setProperty("seed", Long.toString(seed));
+    return DriverManager.getConnection(dpsqlUrl, p);
+  }
+}
