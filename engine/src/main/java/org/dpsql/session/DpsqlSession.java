@@ -601,6 +601,13 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
   }
 
+  /** EXPLAIN's one-column result: one row per line. */
+  private static ResultTable planOf(List<String> lines) {
+    List<Object[]> rows = new ArrayList<>();
+    lines.forEach(line -> rows.add(new Object[] {line}));
+    return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+  }
+
   private ResultTable executeWithinLimits(PreparedQuery q, List<Object> parameters)
       throws SQLException {
     AnalyzedStatement st = q.statement();
@@ -633,10 +640,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       return a.nonNegative() ? AdaptiveExecutor.nonNegative(t) : t;
     }
     if (st instanceof AnalyzedStatement.Explain e && e.query().listsDomain()) {
-      List<Object[]> rows = new ArrayList<>();
-      DomainListing.describe(MeasurementPlan.of(e.query()), parameters)
-          .forEach(line -> rows.add(new Object[] {line}));
-      return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+      return planOf(DomainListing.describe(MeasurementPlan.of(e.query()), parameters));
     }
     if (st instanceof AnalyzedStatement.Explain e) {
       WorkloadQuery tree = topDown(e.query());
@@ -655,10 +659,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           : QuantileRelease.asks(e.query()) ? explainQuantiles(plan) : explain(plan);
     }
     if (st instanceof AnalyzedStatement.ExplainWorkload e && e.query().listsDomain()) {
-      List<Object[]> rows = new ArrayList<>();
-      DomainListing.describe(WorkloadPlan.of(e.query(), parameters))
-          .forEach(line -> rows.add(new Object[] {line}));
-      return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
+      return planOf(DomainListing.describe(WorkloadPlan.of(e.query(), parameters)));
     }
     if (st instanceof AnalyzedStatement.ExplainWorkload e) {
       return ExplainTable.plan(e.query(), this);

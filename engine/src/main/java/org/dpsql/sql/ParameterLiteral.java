@@ -176,13 +176,7 @@ public final class ParameterLiteral {
   }
 
   private static LocalDate date(int index, Object value) throws SQLException {
-    if (value instanceof java.sql.Date d) {
-      return d.toLocalDate();
-    }
-    if (value instanceof LocalDate d) {
-      return d;
-    }
-    LocalDateTime t = timestampOf(index, value);
+    LocalDateTime t = timestampOf(index, value); // a date is its midnight
     if (!t.toLocalTime().equals(LocalTime.MIDNIGHT)) {
       throw new SQLException("parameter " + index + " is a DATE, but " + value + " has a time "
           + "of day; bind a date (or a timestamp at midnight)", "22007");

@@ -76,14 +76,6 @@ class HourlyYearSynopsisTest {
     return policy;
   }
 
-  private static List<List<Object>> rounded(Connection c, String sql) throws SQLException {
-    return ResultRows.rounded(ResultRows.of(c, sql));
-  }
-
-  private static long measured(Connection c) {
-    return TestDatabase.session(c).accountant().ledger().stream()
-        .filter(e -> e.source().equals(LedgerEntry.MEASURED)).count();
-  }
 
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "trino"})
@@ -107,7 +99,7 @@ class HourlyYearSynopsisTest {
       for (int h = 0; h < HOURS; h++) {
         assertEquals(truth[h], Math.round((Double) cells.get(h)[1]), "hour " + h);
       }
-      assertEquals(1, measured(c), "the series is charged once");
+      assertEquals(1, TestDatabase.measured(c), "the series is charged once");
       List<LedgerEntry> ledger = TestDatabase.session(c).accountant().ledger();
       assertEquals("eigen", ledger.get(0).mechanism(), ledger.toString());
 
@@ -125,17 +117,11 @@ class HourlyYearSynopsisTest {
               + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d");
       for (String q : all ? later : later.subList(0, 1)) {
         String dp = String.format(q, "trips");
-        assertEquals(rounded(direct, String.format(q, table)), rounded(c, dp), name + ": " + dp);
+        assertEquals(ResultRows.rounded(direct, String.format(q, table)), ResultRows.rounded(c, dp),
+            name + ": " + dp);
       }
-      List<List<Object>> prefixes = rounded(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "
-          + "'PREFIX(pickup_at)'))");
-      assertEquals(HOURS, prefixes.size());
-      long running = 0;
-      for (int h = 0; h < HOURS; h++) {
-        running += truth[h];
-        assertEquals(running, ((Number) prefixes.get(h).get(1)).longValue(), "prefix " + h);
-      }
-      assertEquals(1, measured(c), "every later query was answered from the synopsis");
+      SeriesBackend.assertPrefixesAreRunningTotals(c, truth);
+      assertEquals(1, TestDatabase.measured(c), "every later query was answered from the synopsis");
       assertTrue(TestDatabase.session(c).accountant().ledger().stream()
           .filter(e -> e.source().equals(LedgerEntry.SYNOPSIS)).count() >= (all ? 5 : 2));
     } finally {
@@ -191,7 +177,7 @@ class HourlyYearSynopsisTest {
       double ranges = classes.entrySet().stream().filter(e -> e.getKey().contains("ranges of"))
           .findFirst().orElseThrow().getValue();
       assertEquals(chosen, ranges, 1e-3 * chosen, classes.toString());
-      assertEquals(0, measured(c), "explain spends nothing");
+      assertEquals(0, TestDatabase.measured(c), "explain spends nothing");
     }
     // the demo domain: hourly bins from 2025-01-01 to 2025-12-31 00:00 (8,737 cells)
     Path demo = policy("0.02", "2025-12-31 00:00");
@@ -205,16 +191,9 @@ class HourlyYearSynopsisTest {
       Files.deleteIfExists(demo);
     }
     try (Connection c = b.connect(exact, 8760)) {
-      List<List<Object>> prefixes = rounded(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "
-          + "'PREFIX(pickup_at)'))");
-      assertEquals(HOURS, prefixes.size());
-      long running = 0;
-      for (int h = 0; h < HOURS; h++) {
-        running += truth[h];
-        assertEquals(running, ((Number) prefixes.get(h).get(1)).longValue(), "prefix " + h);
-      }
+      SeriesBackend.assertPrefixesAreRunningTotals(c, truth);
       List<LedgerEntry> ledger = TestDatabase.session(c).accountant().ledger();
-      assertEquals(1, measured(c));
+      assertEquals(1, TestDatabase.measured(c));
       assertEquals("eigen", ledger.get(0).mechanism(), ledger.toString());
     } finally {
       Files.deleteIfExists(policy);

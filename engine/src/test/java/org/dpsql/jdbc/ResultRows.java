@@ -48,6 +48,11 @@ final class ResultRows {
     return out;
   }
 
+  /** The rows of {@code sql} on {@code c}, every number rounded to a whole number. */
+  static List<List<Object>> rounded(Connection c, String sql) throws SQLException {
+    return rounded(of(c, sql));
+  }
+
   /** The rows with every number rounded to a whole number (workload estimates are not). */
   static List<List<Object>> rounded(List<List<Object>> rows) {
     List<List<Object>> out = new ArrayList<>();

@@ -75,6 +75,22 @@ record SeriesBackend(String name, String directUrl, Properties login, String dps
     }
   }
 
+  /**
+   * Asserts that the {@code PREFIX(pickup_at)} family of {@code trips} on dpsql connection {@code c}
+   * returns one row per hour whose (rounded) value is the running total of {@code truth}.
+   */
+  static void assertPrefixesAreRunningTotals(Connection c, long[] truth) throws SQLException {
+    java.util.List<java.util.List<Object>> prefixes = ResultRows.rounded(c,
+        "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', 'PREFIX(pickup_at)'))");
+    org.junit.jupiter.api.Assertions.assertEquals(truth.length, prefixes.size());
+    long running = 0;
+    for (int h = 0; h < truth.length; h++) {
+      running += truth[h];
+      org.junit.jupiter.api.Assertions.assertEquals(running,
+          ((Number) prefixes.get(h).get(1)).longValue(), "prefix " + h);
+    }
+  }
+
   /** A dpsql connection with {@code policy} and noise seed {@code seed}. */
   Connection connect(Path policy, long seed) throws SQLException {
     Properties p = new Properties();

@@ -35,6 +35,12 @@ final class TestDatabase implements AutoCloseable {
     return ((DpsqlJdbcFactory.DpsqlConnection) c).dpsqlMeta().session();
   }
 
+  /** How many entries of {@code c}'s ledger were measured (not answered from a synopsis). */
+  static long measured(Connection c) {
+    return session(c).accountant().ledger().stream()
+        .filter(e -> e.source().equals(org.dpsql.accounting.LedgerEntry.MEASURED)).count();
+  }
+
   /** Every row of a result set, as objects (for checks in tests). */
   /** The lines of {@code EXPLAIN PLAN FOR sql}, each followed by a newline. */
   static String explainPlan(Statement st, String sql) throws SQLException {

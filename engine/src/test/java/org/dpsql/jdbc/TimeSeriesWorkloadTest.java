@@ -76,15 +76,6 @@ class TimeSeriesWorkloadTest {
     return policy;
   }
 
-  /** The rows of {@code sql}, every number rounded to a whole count. */
-  private static List<List<Object>> rounded(Connection c, String sql) throws SQLException {
-    return ResultRows.rounded(ResultRows.of(c, sql));
-  }
-
-  private static long measured(Connection c) {
-    return TestDatabase.session(c).accountant().ledger().stream()
-        .filter(e -> e.source().equals(LedgerEntry.MEASURED)).count();
-  }
 
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "trino"})
@@ -115,7 +106,7 @@ class TimeSeriesWorkloadTest {
       for (int h = 0; h < HOURS; h++) {
         assertEquals(truth[h], Math.round((Double) cells.get(h)[1]), "hour " + h);
       }
-      assertEquals(1, measured(c), "the series is charged once");
+      assertEquals(1, TestDatabase.measured(c), "the series is charged once");
 
       // later ranges, series and families over the column: the backend's own answers, free
       String table = b.table();
@@ -128,17 +119,11 @@ class TimeSeriesWorkloadTest {
           "SELECT CAST(pickup_at AS DATE) AS d, COUNT(*) AS n FROM %s "
               + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d")) {
         String dp = String.format(q, "trips");
-        assertEquals(rounded(direct, String.format(q, table)), rounded(c, dp), name + ": " + dp);
+        assertEquals(ResultRows.rounded(direct, String.format(q, table)), ResultRows.rounded(c, dp),
+            name + ": " + dp);
       }
-      List<List<Object>> prefixes = rounded(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "
-          + "'PREFIX(pickup_at)'))");
-      assertEquals(HOURS, prefixes.size());
-      long running = 0;
-      for (int h = 0; h < HOURS; h++) {
-        running += truth[h];
-        assertEquals(running, ((Number) prefixes.get(h).get(1)).longValue(), "prefix " + h);
-      }
-      assertEquals(1, measured(c), "every later query was answered from the synopsis");
+      SeriesBackend.assertPrefixesAreRunningTotals(c, truth);
+      assertEquals(1, TestDatabase.measured(c), "every later query was answered from the synopsis");
       assertTrue(TestDatabase.session(c).accountant().ledger().stream()
           .filter(e -> e.source().equals(LedgerEntry.SYNOPSIS)).count() >= 5);
     } finally {
@@ -159,27 +144,27 @@ class TimeSeriesWorkloadTest {
           + "TABLE(DPSQL.WORKLOAD('trips', 'ALL_RANGES(dropoff_at)'))"));
       assertEquals("XDP03", e.getSQLState(), e.getMessage());
       assertTrue(e.getMessage().contains("output=cells"), e.getMessage());
-      assertEquals(0, measured(c), "nothing is charged for a refusal");
+      assertEquals(0, TestDatabase.measured(c), "nothing is charged for a refusal");
       // day x region: 124 cells, returned as cells (hour x region, 2,976 cells, takes minutes
       // with the dense strategy candidates; it should replace this once the fast transforms of
       // issue 33's matrix half are merged)
-      List<List<Object>> cells = rounded(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "
+      List<List<Object>> cells = ResultRows.rounded(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "
           + "'ALL_RANGES(pickup_day, region)', 'output=cells'))");
       assertEquals(31 * 4, cells.size());
       assertEquals("PICKUP_DAY = DATE '2025-03-01' AND REGION = 'N'",
           ((String) cells.get(0).get(0)).toUpperCase());
-      assertEquals(1, measured(c));
+      assertEquals(1, TestDatabase.measured(c));
       // the product's cells answer a range of days in one region, and a daily series, for free
       try (Connection direct = b.direct()) {
         for (String q : List.of("SELECT COUNT(*) AS n FROM %s WHERE region = 'S' AND pickup_day "
             + "BETWEEN DATE '2025-03-10' AND DATE '2025-03-16'",
             "SELECT pickup_day, COUNT(*) AS n FROM %s WHERE region IN ('N', 'E') GROUP BY "
             + "pickup_day ORDER BY pickup_day")) {
-          assertEquals(rounded(direct, String.format(q, b.table())),
-              rounded(c, String.format(q, "trips")), q);
+          assertEquals(ResultRows.rounded(direct, String.format(q, b.table())),
+              ResultRows.rounded(c, String.format(q, "trips")), q);
         }
       }
-      assertEquals(1, measured(c));
+      assertEquals(1, TestDatabase.measured(c));
       SQLException bad = assertThrows(SQLException.class, () -> ResultRows.of(c, "SELECT * FROM "
           + "TABLE(DPSQL.WORKLOAD('trips', 'ALL_RANGES(pickup_at)', 'output=rows'))"));
       assertEquals("XDP05", bad.getSQLState(), bad.getMessage());
@@ -227,9 +212,9 @@ class TimeSeriesWorkloadTest {
       // rounding to the lattice), single cells and prefixes have errors of their own
       assertEquals(chosen, ranges, 0.02 * chosen, plan.toString());
       assertTrue(cells > 0 && prefixes > 0 && cells < ranges, plan.toString());
-      assertEquals(0, measured(c), "explain spends nothing");
+      assertEquals(0, TestDatabase.measured(c), "explain spends nothing");
       ResultRows.of(c, workload.replace("''", "'"));
-      assertEquals(1, measured(c));
+      assertEquals(1, TestDatabase.measured(c));
       String later = ResultRows.of(c, "EXPLAIN PLAN FOR " + week).toString();
       assertTrue(later.contains("answered from released synopses: no charge"), later);
       List<List<Object>> free = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
@@ -237,7 +222,7 @@ class TimeSeriesWorkloadTest {
       assertTrue(free.get(0).get(0).toString().startsWith("synopsis:"), free.toString());
       assertEquals(0, ((Number) free.get(0).get(4)).doubleValue(), 0.0, free.toString());
       ResultRows.of(c, week);
-      assertEquals(1, measured(c), "the week was answered from the synopsis");
+      assertEquals(1, TestDatabase.measured(c), "the week was answered from the synopsis");
     } finally {
       Files.deleteIfExists(policy);
       b.drop();
@@ -284,13 +269,13 @@ class TimeSeriesWorkloadTest {
         assertEquals(expected, v, 0.0, "InfTDA releases integers, here noise-free: " + row);
       }
       List<LedgerEntry> ledger = TestDatabase.session(c).accountant().ledger();
-      assertEquals(1, measured(c));
+      assertEquals(1, TestDatabase.measured(c));
       assertEquals("inftda", ledger.get(0).mechanism());
       String daily = "SELECT CAST(pickup_at AS DATE) AS d, COUNT(*) AS n FROM %s "
           + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d";
-      assertEquals(rounded(direct, String.format(daily, b.table())),
-          rounded(c, String.format(daily, "trips")));
-      assertEquals(1, measured(c), "the daily series is answered from the tree");
+      assertEquals(ResultRows.rounded(direct, String.format(daily, b.table())),
+          ResultRows.rounded(c, String.format(daily, "trips")));
+      assertEquals(1, TestDatabase.measured(c), "the daily series is answered from the tree");
     } finally {
       Files.deleteIfExists(policy);
       b.drop();

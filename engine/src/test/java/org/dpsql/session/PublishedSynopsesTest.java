@@ -89,6 +89,14 @@ class PublishedSynopsesTest {
     return ((Number) r[r.length - 1]).doubleValue();
   }
 
+  /** The backend's own answer to a single-count statement, read directly. */
+  private long directCount(String sql) throws SQLException {
+    try (Statement st = direct.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
   private static List<Double> answers(DpsqlSession s) throws SQLException {
     String byRegion = "SELECT REGION, COUNT(*) FROM PEOPLE WHERE AGE BETWEEN 20 AND 49 "
         + "GROUP BY REGION";
@@ -208,12 +216,7 @@ class PublishedSynopsesTest {
     double first;
     try (DpsqlSession c = connect(p)) {
       first = value(c, week, 0);
-      long exact;
-      try (Statement st = direct.createStatement(); ResultSet rs = st.executeQuery(
-          week.replace("COUNT(*) AS N", "COUNT(*)"))) {
-        rs.next();
-        exact = rs.getLong(1);
-      }
+      long exact = directCount(week);
       assertEquals(exact, Math.round(first), "noise-free at the owner's rho = 10^6");
       assertEquals(3, c.execute(c.prepare(months), List.of()).rows().size());
       assertEquals(0, c.accountant().spent().rho().signum(), "the analyst spent nothing");
@@ -251,12 +254,7 @@ class PublishedSynopsesTest {
     double first;
     try (DpsqlSession c = connect(p)) {
       first = value(c, week, 0);
-      long exact;
-      try (Statement st = direct.createStatement(); ResultSet rs = st.executeQuery(
-          week.replace("COUNT(*) AS N", "COUNT(*)"))) {
-        rs.next();
-        exact = rs.getLong(1);
-      }
+      long exact = directCount(week);
       assertEquals(exact, Math.round(first), "noise-free at the owner's rho = 10^6");
       assertEquals(0, c.accountant().spent().rho().signum(), "the analyst spent nothing");
     }
