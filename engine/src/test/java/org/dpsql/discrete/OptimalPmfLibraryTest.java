@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
  */
 // alone: it points the process-wide PMF cache at a directory of its own
 @org.junit.jupiter.api.parallel.Isolated
+// first: JUnit's second worker takes the classes from the front, so this class waits only for the
+// short class the first worker started, not for a slow class in the middle of the run
+@org.junit.jupiter.api.Order(0)
 class OptimalPmfLibraryTest {
 
   @Test

@@ -38,6 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 // alone: it compares throughputs, which other classes running beside it would disturb
 @org.junit.jupiter.api.parallel.Isolated
+// first: JUnit's second worker takes the classes from the front, so this class waits only for the
+// short class the first worker started, not for a slow class in the middle of the run
+@org.junit.jupiter.api.Order(0)
 @Tag("slow")
 class ConsolePollingLoadTest {
   private static final int THREADS = 8;
