@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * persons — with a primary key, without one (duplicated person rows), and with rows outside every
  * declared domain added.
  */
-@org.junit.jupiter.api.Order(3) // among the slowest: started first
+@org.junit.jupiter.api.Order(5) // among the slowest: started first
 class AdaptiveMeasurementTest {
   private static final List<CensusDatabase.Level> LEVELS = List.of(
       new CensusDatabase.Level("NATION", null, SyntheticCensus.NATION, "1", 8, List.of()),

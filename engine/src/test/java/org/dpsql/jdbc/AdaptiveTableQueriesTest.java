@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
  * one charge of the spec's total (pure, zCDP, approx), free repeats; Δ truncation checked against
  * direct SQL counts; refusals with their XDP codes.
  */
-@org.junit.jupiter.api.Order(9) // among the slowest: started first
+@org.junit.jupiter.api.Order(3) // among the slowest: started first
 class AdaptiveTableQueriesTest {
   private static final String SQL = "SELECT * FROM TABLE(DPSQL.ADAPTIVE_TABLE('DHC'))";
   private static final long[] THRESHOLDS = {20, 200, 1000};

@@ -30,6 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and ρ = 10⁸, so rounding recovers the backend's own counts. PostgreSQL and Trino run when
  * DPSQL_TEST_PG_URL and DPSQL_TEST_TRINO_URL name servers, else they are skipped.
  */
+@org.junit.jupiter.api.Order(6) // among the slowest: started first
 class HourlyYearSynopsisTest {
   private static final int HOURS = 365 * 24;
   private static final LocalDateTime START = LocalDateTime.of(2025, 1, 1, 0, 0);

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>Sizes: 744 hourly cells (up to 2,048 cells the dense strategy code is used); the 8,760 hours
  * of a year, through the fast transforms, are in {@link HourlyYearSynopsisTest}.
  */
-@org.junit.jupiter.api.Order(4) // among the slowest: started first
+@org.junit.jupiter.api.Order(7) // among the slowest: started first
 class TimeSeriesWorkloadTest {
   /** The hourly bins of March 2025. */
   private static final int HOURS = 31 * 24;

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * Roll-ups over a hierarchy declared in the policy are answered by InfTDA through JDBC: one charged
  * release of an integral, non-negative, consistent tree; later roll-ups and drill-downs are free.
  */
-@org.junit.jupiter.api.Order(6) // among the slowest: started first
+@org.junit.jupiter.api.Order(9) // among the slowest: started first
 class TopDownQueriesTest {
   private static String url;
   private static Connection h2;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link org.dpsql.TestScale}), and checks after each kill that the ledger opens, is consistent, and records at least every charge
  * the process had acknowledged (printed) before it died.
  */
-@org.junit.jupiter.api.Order(7) // among the slowest: started first
+@org.junit.jupiter.api.Order(8) // among the slowest: started first
 @Tag("slow")
 class LedgerCrashTest {
   /** SIGKILLs of the charging process: 5 in the default build, 20 under -Plong. */

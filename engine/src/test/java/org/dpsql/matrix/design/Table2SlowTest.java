@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * Program 1 has no mirror symmetry to halve the Newton systems; 2048 cells is in {@code
  * EigenDesignBench}).
  */
-@org.junit.jupiter.api.Order(8) // among the slowest: started first
+@org.junit.jupiter.api.Order(4) // among the slowest: started first
 @Tag("slow")
 class Table2SlowTest {
   static final int[] CENSUS = {8, 16, 16};

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
  * closed-form error and svdb agree with the dense computation ({@link ErrorAnalysis}) to {@code
  * 1e-9} relative at up to 2,048 cells.
  */
-@org.junit.jupiter.api.Order(5) // among the slowest: started first
 class TransformDesignTest {
 
   private static double[] random(int n, long seed) {
