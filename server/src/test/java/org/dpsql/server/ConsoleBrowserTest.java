@@ -46,7 +46,7 @@ import org.openqa.selenium.support.ui.Select;
  * <p>Skipped, with the reason, when chromium or chromedriver is not installed ({@code .ci/run}
  * installs both with apt).
  */
-@org.junit.jupiter.api.Order(3) // among the slowest: started first
+@org.junit.jupiter.api.Order(1) // among the slowest: started first
 class ConsoleBrowserTest {
   static final Path CHROMIUM = Path.of(System.getProperty("dpsql.chromium", "/usr/bin/chromium"));
   static final Path CHROMEDRIVER =

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * statements that are valid private aggregates must stay within the analyst's budget; the server
  * must still answer afterwards.
  */
-@org.junit.jupiter.api.Order(2) // among the slowest: started first
+@org.junit.jupiter.api.Order(3) // among the slowest: started first
 @Tag("slow")
 class HostileStatementFuzzTest {
   @TempDir Path dir;

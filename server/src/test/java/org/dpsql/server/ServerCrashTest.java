@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the audit log (beside the ledger) is whole JSON lines and has a charged {@code ok} line for at
  * least every answer received.
  */
-@org.junit.jupiter.api.Order(1) // among the slowest: started first
+@org.junit.jupiter.api.Order(2) // among the slowest: started first
 @Tag("slow")
 class ServerCrashTest {
   /** SIGKILLs of the server: 3 in the default build, 20 under -Plong. */
