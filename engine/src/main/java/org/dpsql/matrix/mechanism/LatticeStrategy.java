@@ -205,6 +205,10 @@ public final class LatticeStrategy {
       throw new IllegalArgumentException("data vector has " + x.length + " cells, expected " + cells);
     }
     try {
+      if (factors.size() == 2 && factors.get(0).sine() != null && factors.get(1).sine() != null) {
+        // two all-range factors (2-D all ranges): long, then 128-bit mode products
+        return SineLatticeProduct.times(factors.get(0).sine(), factors.get(1).sine(), x);
+      }
       long[] t = x.clone();
       int[] dims = cellDims();
       for (int f = 0; f < factors.size(); f++) {
