@@ -151,10 +151,11 @@ class TransformDesignTest {
     TransformStrategy a = TransformDesign.allRanges(n);
     double roots = 0;
     for (int k = 1; k <= n; k++) {
-      roots += Math.sqrt((n + 1) / (2 * (1 - Math.cos(Math.PI * k / (n + 1)))));
+      // √σ_k, with 1 − cos x = 2 sin²(x/2) (no cancellation for the largest σ at small k)
+      roots += Math.sqrt(n + 1.0) / (2 * Math.sin(Math.PI * k / (2.0 * (n + 1))));
     }
     double svdb = roots * roots / n;
-    assertEquals(svdb, a.svdb(), 1e-9 * svdb); // summation order only
+    assertEquals(svdb, a.svdb(), 1e-12 * svdb);
     assertTrue(Math.sqrt(a.errorRatio()) <= 1.03, "design RMSE ratio " + Math.sqrt(a.errorRatio()));
     org.dpsql.matrix.mechanism.MatrixMechanism m =
         org.dpsql.matrix.mechanism.MatrixMechanism.of(a);
