@@ -16,7 +16,10 @@ import org.dpsql.matrix.design.TransformStrategy;
  *
  * <p>Run: {@code mvn -B -q -DskipTests package -pl bench -am && java -Xmx4g -cp
  * bench/target/benchmarks.jar org.dpsql.bench.TransformDesignBench} (add {@code lattice} for the
- * privacy-exact rows only: the strategy measured on its implicit integer form, {@code SineLattice})
+ * privacy-exact rows only: the strategy measured on its implicit integer form, {@code SineLattice},
+ * 1-D at 8,192, 8,760 and 65,536 cells and 2-D 1,024 × 1,024 as the Kronecker product of two; each
+ * row also prints the JVM's CPU seconds, all threads, which other load inflates less than wall
+ * time)
  */
 public final class TransformDesignBench {
   private TransformDesignBench() {}
@@ -45,9 +48,9 @@ public final class TransformDesignBench {
             .getSystemLoadAverage()));
     System.out.println("err/svdb = total squared error of the lattice strategy actually measured over the "
         + "closed-form svdb; RMSE ratio = its square root (seed 001 Thm. 3's units)");
-    System.out.printf("%-34s %8s %9s %9s %10s %8s %9s %9s %10s  %s%n", "workload", "design s",
-        "lattice s", "measure s", "estimate s", "total s", "heap GiB", "err/svdb", "RMSE ratio",
-        "HDMM reference");
+    System.out.printf("%-34s %8s %9s %9s %10s %8s %8s %9s %9s %10s  %s%n", "workload", "design s",
+        "lattice s", "measure s", "estimate s", "total s", "cpu s", "heap GiB", "err/svdb",
+        "RMSE ratio", "HDMM reference");
     for (int n : new int[] {8192, 8760, 65536}) {
       lattice(n);
     }
@@ -63,6 +66,7 @@ public final class TransformDesignBench {
   private static void lattice(int n) {
     System.gc();
     HeapPeak.reset();
+    long c0 = cpu();
     long t0 = System.nanoTime();
     TransformStrategy a = TransformDesign.allRanges(n);
     long t1 = System.nanoTime();
@@ -82,6 +86,7 @@ public final class TransformDesignBench {
     long t3 = System.nanoTime();
     org.dpsql.matrix.mechanism.Estimate e = mm.inference().estimate(y);
     long t4 = System.nanoTime();
+    long c4 = cpu();
     if (e.cells().length != n) {
       throw new IllegalStateException("estimate has " + e.cells().length + " cells");
     }
@@ -89,9 +94,10 @@ public final class TransformDesignBench {
     // the lattice strategy's own error: ‖Â‖₂² tr(WᵀW (ÂᵀÂ)⁻¹) (closed form), over svdb
     double ratio = mm.strategy().sensitivityL2Squared().doubleValue()
         * mm.inference().traceGramPinv(new org.dpsql.matrix.AllRangesWorkload(n)) / a.svdb();
-    System.out.printf("%-34s %8.3f %9.3f %9.3f %10.3f %8.2f %9.3f %9.5f %10.5f  %s%n",
+    System.out.printf("%-34s %8.3f %9.3f %9.3f %10.3f %8.2f %8.2f %9.3f %9.5f %10.5f  %s%n",
         "1-D all ranges, " + n + " cells", sec(t0, t1), sec(t1, t2), sec(t2, t3), sec(t3, t4),
-        sec(t0, t4), gib, ratio, Math.sqrt(ratio), "-");
+        sec(t0, t4), (c4 - c0) / 1e9, gib, ratio, Math.sqrt(ratio),
+        "- (none published beyond 2,048 cells)");
   }
 
   /**
@@ -105,6 +111,7 @@ public final class TransformDesignBench {
   private static void latticeTwoDimensions(int n) {
     System.gc();
     HeapPeak.reset();
+    long c0 = cpu();
     long t0 = System.nanoTime();
     TransformStrategy a = TransformDesign.allRanges(n); // both factors: same domain, same design
     long t1 = System.nanoTime();
@@ -124,6 +131,7 @@ public final class TransformDesignBench {
     long t3 = System.nanoTime();
     org.dpsql.matrix.mechanism.Estimate e = mm.inference().estimate(y);
     long t4 = System.nanoTime();
+    long c4 = cpu();
     if (e.cells().length != n * n) {
       throw new IllegalStateException("estimate has " + e.cells().length + " cells");
     }
@@ -132,9 +140,10 @@ public final class TransformDesignBench {
         new org.dpsql.matrix.AllRangesWorkload(n), new org.dpsql.matrix.AllRangesWorkload(n));
     double ratio = mm.strategy().sensitivityL2Squared().doubleValue()
         * mm.inference().traceGramPinv(w) / (a.svdb() * a.svdb());
-    System.out.printf("%-34s %8.3f %9.3f %9.3f %10.3f %8.2f %9.3f %9.5f %10.5f  %s%n",
+    System.out.printf("%-34s %8.3f %9.3f %9.3f %10.3f %8.2f %8.2f %9.3f %9.5f %10.5f  %s%n",
         "2-D all ranges, " + n + " x " + n, sec(t0, t1), sec(t1, t2), sec(t2, t3), sec(t3, t4),
-        sec(t0, t4), gib, ratio, Math.sqrt(ratio), "- (vs Kronecker svdb = svdb1 * svdb2)");
+        sec(t0, t4), (c4 - c0) / 1e9, gib, ratio, Math.sqrt(ratio),
+        "- (ratios vs Kronecker svdb = svdb1 * svdb2)");
   }
 
   /**
@@ -246,6 +255,12 @@ public final class TransformDesignBench {
         throw new IllegalStateException("reconstruction differs at " + i + ": " + back[i]);
       }
     }
+  }
+
+  /** The JVM's CPU time (all threads, ns): less inflated than wall time by other load. */
+  private static long cpu() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static double sec(long a, long b) {
