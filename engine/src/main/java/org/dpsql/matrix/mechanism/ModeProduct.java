@@ -98,6 +98,33 @@ final class ModeProduct {
     return out;
   }
 
+  /**
+   * Exact {@code N} along mode {@code f} on {@code long} values whose products need more than 64
+   * bits ({@link LatticeMatrix#timesWide}), fibres in parallel.
+   *
+   * @throws ArithmeticException if a row sum could exceed 128 bits
+   */
+  static BigInteger[] applyWide(long[] t, int[] dims, int f, LatticeMatrix n) {
+    int left = left(dims, f);
+    int right = right(dims, f);
+    int d = dims[f];
+    int outDim = n.rows();
+    BigInteger[] out = new BigInteger[Math.multiplyExact(Math.multiplyExact(left, outDim), right)];
+    fibres(left, right, d, i -> {
+      int l = i / right;
+      int r = i % right;
+      long[] fibre = new long[d];
+      for (int a = 0; a < d; a++) {
+        fibre[a] = t[(l * d + a) * right + r];
+      }
+      BigInteger[] y = n.timesWide(fibre);
+      for (int b = 0; b < outDim; b++) {
+        out[(l * outDim + b) * right + r] = y[b];
+      }
+    });
+    return out;
+  }
+
   /** Exact {@code N} along mode {@code f}, without range limit. */
   static BigInteger[] applyExact(BigInteger[] t, int[] dims, int f, LatticeMatrix n) {
     int left = left(dims, f);

@@ -224,6 +224,46 @@ class SineLatticeTest {
     }
   }
 
+  /**
+   * A two-factor product with a stored (dense) factor, e.g. the engine's per-factor dense design or
+   * hour × state: equal to the dense Kronecker integer product whichever exact path computes it
+   * (dense factors on 2^-20 with small counts: long; on 2^-40: the 128-bit second mode product;
+   * counts near 2^50: the BigInteger fallback).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"dense-dense", "sine-dense", "dense-sine"})
+  void kroneckerProductWithAStoredFactorIsExact(String kinds) {
+    int n0 = 9;
+    int n1 = 7;
+    for (int bits : new int[] {20, 40}) {
+      LatticeMatrix d0 = LatticeMatrix.round(TransformDesign.allRanges(n0).matrix(), bits);
+      LatticeMatrix d1 = LatticeMatrix.round(TransformDesign.allRanges(n1).matrix(), bits);
+      LatticeMatrix f0 = kinds.startsWith("sine") ? LatticeMatrix.of(lattice(n0)) : d0;
+      LatticeMatrix f1 = kinds.endsWith("sine") ? LatticeMatrix.of(lattice(n1)) : d1;
+      LatticeStrategy l = LatticeStrategy.of("k", List.of(f0, f1));
+      long[][] a0 = f0.toLongArray();
+      long[][] a1 = f1.toLongArray();
+      int n = n0 * n1;
+      java.util.SplittableRandom r = new java.util.SplittableRandom(n);
+      for (long base : new long[] {0, 1L << 50}) {
+        long[] x = new long[n];
+        for (int j = 0; j < n; j++) {
+          x[j] = base + r.nextInt(1000);
+        }
+        BigInteger[] got = l.numeratorsTimes(x);
+        for (int row = 0; row < n; row++) {
+          BigInteger e = BigInteger.ZERO;
+          for (int c = 0; c < n; c++) {
+            e = e.add(BigInteger.valueOf(a0[row / n1][c / n1])
+                .multiply(BigInteger.valueOf(a1[row % n1][c % n1]))
+                .multiply(BigInteger.valueOf(x[c])));
+          }
+          assertEquals(e, got[row], kinds + " bits " + bits + " base " + base + " row " + row);
+        }
+      }
+    }
+  }
+
   /** The lattice strategy is the design rounded: within 2^(−20) of its largest entry. */
   @Test
   void roundedEntriesAreCloseToTheDesign() {
