@@ -198,7 +198,7 @@ public final class LatticeStrategy {
    * The exact integer vector {@code N x} (so {@code Âx = Nx / 2^K}); rows in row-major order of the
    * factors' rows. Uses {@code long} arithmetic; on overflow, a product of two factors takes its
    * second mode product in 128 bits ({@link LatticeMatrix#timesWide}; two all-range factors always
-   * do, {@link SineLatticeProduct}), and anything larger falls back to {@link BigInteger}. Every path
+   * do, {@code SineLatticeProduct}), and anything larger falls back to {@link BigInteger}. Every path
    * is exact integer arithmetic, so all give the same vector.
    *
    * @throws IllegalArgumentException if {@code x} does not have {@link #cells()} entries

@@ -12,9 +12,9 @@ import org.dpsql.matrix.design.SineTransform;
  * a_k ≥ 1}) and the integer sine kernel {@code S_kj = s((k+1)(j+1) mod 2(n+1))}, {@code s(t) =
  * round(2^L sin(πt/(n+1)))} ({@code 0 ≤ k, j < n}), so that {@code Â = N / 2^(R+L)} is within
  * {@code 2^(−L−1)} per kernel entry and {@code 2^(−R−1)} per scale of {@code A}. The table {@code
- * s} has {@code 2(n+1)} entries and is odd ({@code s(2(n+1) − t) = −s(t)}, computed once from
- * {@link StrictMath#sin} on {@code t ≤ (n+1)/2} and extended by symmetry, so it is the same on every
- * JVM).
+ * s} has {@code 2(n+1)} {@code int} entries and is odd ({@code s(2(n+1) − t) = −s(t)}, computed
+ * once from {@link StrictMath#sin} on {@code t ≤ (n+1)/2} and extended by symmetry, so it is the
+ * same on every JVM).
  *
  * <p><b>Privacy-relevant guarantees.</b> Exactly as for {@link LatticeMatrix}: {@link
  * #times(long[])} is the exact integer vector {@code N x} (integer arithmetic, overflow-checked,
@@ -24,7 +24,10 @@ import org.dpsql.matrix.design.SineTransform;
  * Laplace noise of {@link MatrixMechanism} is calibrated to the exact sensitivity of {@code N},
  * whatever the rounding did. These three take {@code O(n²)} integer operations and {@code O(n)}
  * memory (the kernel entry is read from the table by an index that advances by {@code k+1} modulo
- * {@code 2(n+1)}); the sensitivities are computed once per strategy.
+ * {@code 2(n+1)}); each reads only a quarter of the entries, by the table's exact mirror
+ * identities (see {@code Fold}), and the sensitivities are computed once per strategy. {@code
+ * SineLatticeProduct} measures the Kronecker product of two such factors (2-D all ranges) the same
+ * way, with a 128-bit second mode product.
  *
  * <p><b>Inference (post-processing).</b> {@code Â} is square and, for every {@code L ≥ 8},
  * invertible: {@code S/2^L = B + E} with {@code B_kj = sin(π(k+1)(j+1)/(n+1))}, {@code B² =
@@ -246,7 +249,7 @@ public final class SineLattice {
 
   /**
    * Exact {@code (Sx)_k} when {@code Σ|x_j| < 2^(62−L)} (every partial sum is then below {@code
-   * 2^62}), else null. Folded: see {@link Fold}.
+   * 2^62}), else null. Folded: see {@code Fold}.
    */
   long[] kernelSums(long[] x) {
     long total = 0;
@@ -287,7 +290,7 @@ public final class SineLattice {
 
   /**
    * Exact {@code (Sv)_k} for any {@code long} vector, as 128-bit two's complement integers: {@code
-   * hi[k]·2^64 + lo[k]} (lo unsigned) of the returned {@code {hi, lo}}. Folded as {@link Fold}; each
+   * hi[k]·2^64 + lo[k]} (lo unsigned) of the returned {@code {hi, lo}}. Folded as {@code Fold}; each
    * product {@code s·v} ({@code < 2^87}) is taken exactly with {@link Math#multiplyHigh} and the sums
    * ({@code < 2^24 · 2^17 · 2^64 = 2^105}) cannot overflow 128 bits.
    *
@@ -483,7 +486,7 @@ public final class SineLattice {
     return out;
   }
 
-  /** {@code (S / 2^L) v} in double precision ({@code S} is symmetric), folded as {@link Fold}. */
+  /** {@code (S / 2^L) v} in double precision ({@code S} is symmetric), folded as {@code Fold}. */
   private double[] kernelTimes(double[] v) {
     int m = kernel.length;
     double[] real = new double[m];
