@@ -242,6 +242,32 @@ class HourlyYearSynopsisTest {
         + "      pickup_at: {min: 2025-01-01, max: 2025-04-30 23:00, bin: 1 hour}\n"
         + "      kind: {values: [a, b, c]}\n");
     try (Connection c = b.connect(policy, 2880); Connection direct = b.direct()) {
+      // EXPLAIN first: the Kronecker Eigen-Design (transform factor) is chosen, within 5 % of the
+      // Kronecker singular value bound in RMSE, well below the identity; nothing is charged
+      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('SELECT * "
+          + "FROM TABLE(DPSQL.WORKLOAD(''trips'', ''ALL_RANGES(pickup_at, kind)'', "
+          + "''output=cells''))'))");
+      String strategy = null;
+      double chosen = Double.NaN;
+      double identity = Double.NaN;
+      double bound = Double.NaN;
+      for (List<Object> r : plan) {
+        double rmse = r.get(5) == null ? Double.NaN : ((Number) r.get(5)).doubleValue();
+        if ((Boolean) r.get(1)) {
+          chosen = rmse;
+          strategy = String.valueOf(r.get(0));
+        } else if (r.get(0).equals("identity")) {
+          identity = rmse;
+        } else if (r.get(0).equals("lower_bound")) {
+          bound = rmse;
+        }
+      }
+      System.out.printf("hours x kind: chosen %s %.6g, identity %.6g, bound %.6g%n", strategy,
+          chosen, identity, bound);
+      assertEquals("eigen", strategy, plan.toString());
+      assertTrue(chosen < identity / 5 && bound <= chosen && chosen <= 1.05 * bound,
+          plan.toString());
+      assertEquals(0, TestDatabase.measured(c), "EXPLAIN charges nothing");
       List<Double> cells = new ArrayList<>();
       try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM "
           + "TABLE(DPSQL.WORKLOAD('trips', 'ALL_RANGES(pickup_at, kind)', 'output=cells'))")) {
