@@ -206,9 +206,20 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     List<Workload> factors = t.w().kroneckerFactors();
     out.add(t.baseline(Mechanism.IDENTITY, "identity", () -> Strategies.identity(n)));
     if (factors.size() > 1) {
-      // a product workload: product strategies of per-attribute designs
-      out.add(t.baseline(Mechanism.HIERARCHICAL, "hierarchical", () -> Strategies.kronecker(
-          factors.stream().map(f -> Strategies.hierarchical(f.cells(), 2)).toArray(Strategy[]::new))));
+      // a product workload: product strategies of per-attribute designs, scored factor by factor
+      // (tr(⊗Gᵢ (⊗Xᵢ)⁺) = Π tr(Gᵢ Xᵢ⁺)); a factor too large for a dense trace leaves it out (the
+      // transform Eigen-Design below covers ranges and prefixes over such a factor)
+      if (factors.stream().allMatch(f -> f.cells() <= MAX_DENSE_CELLS)) {
+        out.add(t.candidate(Mechanism.HIERARCHICAL, "hierarchical", () -> {
+          Strategy[] hs = factors.stream().map(f -> Strategies.hierarchical(f.cells(), 2))
+              .toArray(Strategy[]::new);
+          double trace = 1;
+          for (int i = 0; i < hs.length; i++) {
+            trace *= ErrorAnalysis.traceGramTimesPseudoInverse(factors.get(i), hs[i]);
+          }
+          return Designed.of(Strategies.kronecker(hs), trace, Double.NaN);
+        }));
+      }
     } else if (n <= MAX_DENSE_CELLS) {
       out.add(t.baseline(Mechanism.HIERARCHICAL, "hierarchical",
           () -> Strategies.hierarchical(n, 2)));

@@ -233,8 +233,9 @@ final class WorkloadExecutor {
    * rows ({@code COUNT(*)} only, no filter) grouped by a prefix of one declared hierarchy (a
    * roll-up), or by prefixes of two hierarchies (origin and destination, the origin's columns
    * first in the first part's GROUP BY); the accounting is zCDP or approx, there is no {@code ci},
-   * and the mechanism is {@code auto}, {@code topdown} or {@code inftda}. O/D trees are built only
-   * when asked for by name. XDP03 when {@code topdown}/{@code inftda} was asked for and cannot be
+   * and the mechanism is {@code auto}, {@code topdown} or {@code inftda}; likewise a roll-up over
+   * calendar levels of one time column ({@link #calendarShape}). O/D trees are built only when
+   * asked for by name. XDP03 when {@code topdown}/{@code inftda} was asked for and cannot be
    * used.
    */
   TopDownShape topDownShape(WorkloadQuery q) throws SQLException {
@@ -272,7 +273,9 @@ final class WorkloadExecutor {
         }
       }
     }
-    if (match == null && asked && countsOnly) {
+    if (match == null && countsOnly && (asked || q.parts().size() > 1)) {
+      // a calendar roll-up (year > quarter > month > day, ...): its tree comes from the time
+      // column's bins, as a declared hierarchy's does from the policy, so auto takes it too
       match = calendarShape(q);
     }
     String why = match == null ? "the query must count rows (COUNT(*), no WHERE) grouped by "

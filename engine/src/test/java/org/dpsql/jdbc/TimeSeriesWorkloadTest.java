@@ -237,6 +237,19 @@ class TimeSeriesWorkloadTest {
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "trino"})
   void calendarRollupIsOneInfTdaTree(String name) throws Exception {
+    calendarRollup(name, "/*+ DP(mechanism='inftda') */");
+  }
+
+  /**
+   * The same roll-up without a hint: {@code auto} takes the calendar tree as it takes a declared
+   * hierarchy's (one InfTDA release, integral, consistent, a later daily series free).
+   */
+  @org.junit.jupiter.api.Test
+  void calendarRollupUnderAutoIsTheSameTree() throws Exception {
+    calendarRollup("h2", "");
+  }
+
+  private void calendarRollup(String name, String hint) throws Exception {
     SeriesBackend b = SeriesBackend.of(name);
     load(b);
     Path policy = policy();
@@ -245,8 +258,7 @@ class TimeSeriesWorkloadTest {
         + "ROLLUP(DATE_TRUNC('month', pickup_at), CAST(pickup_at AS DATE), "
         + "DATE_TRUNC('hour', pickup_at)) ORDER BY m NULLS FIRST, d NULLS FIRST, h NULLS FIRST";
     try (Connection c = b.connect(policy, 33); Connection direct = b.direct()) {
-      List<List<Object>> released = ResultRows.of(c, String.format(rollup,
-          "/*+ DP(mechanism='inftda') */", "trips"));
+      List<List<Object>> released = ResultRows.of(c, String.format(rollup, hint, "trips"));
       assertEquals(1 + 1 + 31 + HOURS, released.size());
       // the backend's own counts per hour (H2 has no ROLLUP: the levels are summed here)
       long[] truth = new long[HOURS];

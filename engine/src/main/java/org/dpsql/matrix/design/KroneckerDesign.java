@@ -33,6 +33,13 @@ public final class KroneckerDesign {
     BEST
   }
 
+  /**
+   * Above this many cells a factor of ranges or prefixes (or their union) is designed through fast
+   * transforms ({@link TransformDesign}; measured on its implicit lattice form, {@code
+   * SineLattice}), as one attribute's synopsis is above {@code WorkloadCalibration.MAX_DENSE_CELLS}.
+   */
+  public static final int TRANSFORM_CELLS = 2048;
+
   /** Designs {@code w} factor by factor with {@code method} (a single factor is designed directly). */
   public static DesignOutcome design(Workload w, FactorMethod method) {
     List<Workload> factors = w.kroneckerFactors();
@@ -62,6 +69,14 @@ public final class KroneckerDesign {
 
   /** One factor's strategy (sensitivity 1) with its error and bound. */
   public static DesignOutcome designFactor(Workload f, FactorMethod method) {
+    if (f.cells() > TRANSFORM_CELLS) {
+      // ranges or prefixes over a long axis (hours of a year): the Eigen-Design through fast
+      // transforms, O(n log n), nothing n × n (a dense design here is O(n³) and n² memory)
+      TransformStrategy t = TransformDesign.forWorkload(f);
+      if (t != null) {
+        return new DesignOutcome(t, t.totalSquaredError(), t.svdb(), "transform");
+      }
+    }
     DesignOutcome eigen = null;
     if (method != FactorMethod.OPTIMAL || f.cells() > OptimalFactorDesign.MAX_CELLS) {
       EigenStrategy s = EigenDesign.standard().design(f);

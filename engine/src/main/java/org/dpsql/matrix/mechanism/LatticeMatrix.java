@@ -392,6 +392,57 @@ public final class LatticeMatrix {
     return out;
   }
 
+  /**
+   * Exact {@code N v} for a {@code long} vector whose products overflow a {@code long} (the second
+   * mode product of a Kronecker strategy): each row accumulated in 128 bits (every product taken
+   * exactly with {@link Math#multiplyHigh}), returned as {@link BigInteger}.
+   *
+   * @throws ArithmeticException if {@code max|N| · max|v| · (entries per row)} could reach {@code
+   *     2^126} (the caller then computes in {@link BigInteger})
+   */
+  public BigInteger[] timesWide(long[] v) {
+    requireLength(v.length, cols);
+    BigInteger[] out = new BigInteger[rows];
+    if (sine != null) {
+      long[][] w = sine.kernelSumsWide(v);
+      long[] a = sine.scales();
+      for (int i = 0; i < rows; i++) {
+        out[i] = SineLattice.wide(w[0][i], w[1][i]).multiply(BigInteger.valueOf(a[i]));
+      }
+      return out;
+    }
+    long maxV = 0;
+    for (long x : v) {
+      maxV = Math.max(maxV, x == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(x));
+    }
+    long maxN = 0;
+    int maxRow = 1;
+    for (int i = 0; i < rows; i++) {
+      maxRow = Math.max(maxRow, rowStart[i + 1] - rowStart[i]);
+    }
+    for (long x : value) {
+      maxN = Math.max(maxN, x == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(x));
+    }
+    int bits = (64 - Long.numberOfLeadingZeros(maxV)) + (64 - Long.numberOfLeadingZeros(maxN))
+        + (32 - Integer.numberOfLeadingZeros(maxRow));
+    if (bits >= 126) {
+      throw new ArithmeticException("row sums may exceed 128 bits");
+    }
+    for (int i = 0; i < rows; i++) {
+      long hi = 0;
+      long lo = 0;
+      for (int k = rowStart[i]; k < rowStart[i + 1]; k++) {
+        long a = value[k];
+        long x = v[colIndex[k]];
+        long sum = lo + a * x;
+        hi += Math.multiplyHigh(a, x) + (Long.compareUnsigned(sum, lo) < 0 ? 1 : 0);
+        lo = sum;
+      }
+      out[i] = SineLattice.wide(hi, lo);
+    }
+    return out;
+  }
+
   /** {@code (N / 2^bits) v} in double precision. */
   public double[] realTimes(double[] v) {
     requireLength(v.length, cols);

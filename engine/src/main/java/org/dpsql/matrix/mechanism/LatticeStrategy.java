@@ -196,7 +196,10 @@ public final class LatticeStrategy {
 
   /**
    * The exact integer vector {@code N x} (so {@code Âx = Nx / 2^K}); rows in row-major order of the
-   * factors' rows. Uses {@code long} arithmetic and falls back to {@link BigInteger} on overflow.
+   * factors' rows. Uses {@code long} arithmetic; on overflow, a product of two factors takes its
+   * second mode product in 128 bits ({@link LatticeMatrix#timesWide}; two all-range factors always
+   * do, {@code SineLatticeProduct}), and anything larger falls back to {@link BigInteger}. Every path
+   * is exact integer arithmetic, so all give the same vector.
    *
    * @throws IllegalArgumentException if {@code x} does not have {@link #cells()} entries
    */
@@ -205,6 +208,10 @@ public final class LatticeStrategy {
       throw new IllegalArgumentException("data vector has " + x.length + " cells, expected " + cells);
     }
     try {
+      if (factors.size() == 2 && factors.get(0).sine() != null && factors.get(1).sine() != null) {
+        // two all-range factors (2-D all ranges): long, then 128-bit mode products
+        return SineLatticeProduct.times(factors.get(0).sine(), factors.get(1).sine(), x);
+      }
       long[] t = x.clone();
       int[] dims = cellDims();
       for (int f = 0; f < factors.size(); f++) {
@@ -217,6 +224,17 @@ public final class LatticeStrategy {
       }
       return out;
     } catch (ArithmeticException overflow) {
+      if (factors.size() == 2) {
+        try {
+          // two factors (a 2-D product): the last mode in long, the first in 128 bits
+          int[] dims = cellDims();
+          long[] t = ModeProduct.applyExact(x, dims, 1, factors.get(1));
+          dims[1] = factors.get(1).rows();
+          return ModeProduct.applyWide(t, dims, 0, factors.get(0));
+        } catch (ArithmeticException beyond) {
+          // counts beyond 128-bit sums: BigInteger below
+        }
+      }
       BigInteger[] t = new BigInteger[x.length];
       for (int i = 0; i < x.length; i++) {
         t[i] = BigInteger.valueOf(x[i]);

@@ -223,16 +223,10 @@ public final class LeastSquares {
       throw new IllegalArgumentException(
           "workload over " + w.cells() + " cells, strategy over " + strategy.cells());
     }
-    if (factors.size() == 1 && factors.get(0).a.sine() != null) {
-      // the implicit all-range Eigen-Design: Σ_k g_k / w_k² from the DST-I Gram diagonal
-      double[] g = org.dpsql.matrix.design.TransformDesign.sineGramDiagonal(w);
-      if (g != null) {
-        double[] d = factors.get(0).a.sine().inverseSquaredWeights();
-        double t = 0;
-        for (int k = 0; k < g.length; k++) {
-          t += g[k] * d[k];
-        }
-        return t;
+    if (factors.size() == 1) {
+      Double sine = sineTrace(factors.get(0), w);
+      if (sine != null) {
+        return sine;
       }
     }
     if (w instanceof UnionWorkload u) {
@@ -246,7 +240,9 @@ public final class LeastSquares {
     if (factors.size() > 1 && wf.size() == factors.size() && matchingShapes(wf)) {
       double t = 1;
       for (int i = 0; i < wf.size(); i++) {
-        t *= denseTrace(wf.get(i), factors.get(i).n, factors.get(i)::gramPinvTimes);
+        Double sine = sineTrace(factors.get(i), wf.get(i));
+        t *= sine != null ? sine
+            : denseTrace(wf.get(i), factors.get(i).n, factors.get(i)::gramPinvTimes);
       }
       return t;
     }
@@ -267,6 +263,26 @@ public final class LeastSquares {
       return t;
     }
     return denseTrace(w, strategy.cells(), this::gramPinvTimes);
+  }
+
+  /**
+   * For the implicit all-range Eigen-Design factor and a workload of ranges, prefixes, cells or the
+   * total over it: {@code Σ_k g_k / w_k²} from the DST-I Gram diagonal, {@code O(n)}; else null.
+   */
+  private static Double sineTrace(FactorInverse f, Workload w) {
+    if (f.a.sine() == null) {
+      return null;
+    }
+    double[] g = org.dpsql.matrix.design.TransformDesign.sineGramDiagonal(w);
+    if (g == null) {
+      return null;
+    }
+    double[] d = f.a.sine().inverseSquaredWeights();
+    double t = 0;
+    for (int k = 0; k < g.length; k++) {
+      t += g[k] * d[k];
+    }
+    return t;
   }
 
   private static double denseTrace(Workload w, int n, UnaryOperator<double[]> gramPinv) {

@@ -39,19 +39,37 @@ final class ModeProduct {
     int right = right(dims, f);
     int d = dims[f];
     double[] out = new double[Math.multiplyExact(Math.multiplyExact(left, outDim), right)];
-    double[] fibre = new double[d];
-    for (int l = 0; l < left; l++) {
-      for (int r = 0; r < right; r++) {
-        for (int a = 0; a < d; a++) {
-          fibre[a] = t[(l * d + a) * right + r];
-        }
-        double[] y = op.apply(fibre);
-        for (int b = 0; b < outDim; b++) {
-          out[(l * outDim + b) * right + r] = y[b];
-        }
+    fibres(left, right, d, i -> {
+      int l = i / right;
+      int r = i % right;
+      double[] fibre = new double[d];
+      for (int a = 0; a < d; a++) {
+        fibre[a] = t[(l * d + a) * right + r];
+      }
+      double[] y = op.apply(fibre);
+      for (int b = 0; b < outDim; b++) {
+        out[(l * outDim + b) * right + r] = y[b];
+      }
+    });
+    return out;
+  }
+
+  /** Above this many entries the fibres of a mode product run in parallel. */
+  private static final long PARALLEL_ENTRIES = 1L << 16;
+
+  /**
+   * Runs {@code body} for each fibre index {@code 0 ≤ i < left · right}, in parallel when there
+   * are several and the tensor is large (the operators passed are pure functions of the fibre).
+   */
+  private static void fibres(int left, int right, int d, java.util.function.IntConsumer body) {
+    int count = Math.multiplyExact(left, right);
+    if (count > 1 && (long) count * d >= PARALLEL_ENTRIES) {
+      java.util.stream.IntStream.range(0, count).parallel().forEach(body);
+    } else {
+      for (int i = 0; i < count; i++) {
+        body.accept(i);
       }
     }
-    return out;
   }
 
   /**
@@ -65,18 +83,45 @@ final class ModeProduct {
     int d = dims[f];
     int outDim = n.rows();
     long[] out = new long[Math.multiplyExact(Math.multiplyExact(left, outDim), right)];
-    long[] fibre = new long[d];
-    for (int l = 0; l < left; l++) {
-      for (int r = 0; r < right; r++) {
-        for (int a = 0; a < d; a++) {
-          fibre[a] = t[(l * d + a) * right + r];
-        }
-        long[] y = n.times(fibre);
-        for (int b = 0; b < outDim; b++) {
-          out[(l * outDim + b) * right + r] = y[b];
-        }
+    fibres(left, right, d, i -> {
+      int l = i / right;
+      int r = i % right;
+      long[] fibre = new long[d];
+      for (int a = 0; a < d; a++) {
+        fibre[a] = t[(l * d + a) * right + r];
       }
-    }
+      long[] y = n.times(fibre);
+      for (int b = 0; b < outDim; b++) {
+        out[(l * outDim + b) * right + r] = y[b];
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Exact {@code N} along mode {@code f} on {@code long} values whose products need more than 64
+   * bits ({@link LatticeMatrix#timesWide}), fibres in parallel.
+   *
+   * @throws ArithmeticException if a row sum could exceed 128 bits
+   */
+  static BigInteger[] applyWide(long[] t, int[] dims, int f, LatticeMatrix n) {
+    int left = left(dims, f);
+    int right = right(dims, f);
+    int d = dims[f];
+    int outDim = n.rows();
+    BigInteger[] out = new BigInteger[Math.multiplyExact(Math.multiplyExact(left, outDim), right)];
+    fibres(left, right, d, i -> {
+      int l = i / right;
+      int r = i % right;
+      long[] fibre = new long[d];
+      for (int a = 0; a < d; a++) {
+        fibre[a] = t[(l * d + a) * right + r];
+      }
+      BigInteger[] y = n.timesWide(fibre);
+      for (int b = 0; b < outDim; b++) {
+        out[(l * outDim + b) * right + r] = y[b];
+      }
+    });
     return out;
   }
 

@@ -12,9 +12,9 @@ import org.dpsql.matrix.design.SineTransform;
  * a_k ≥ 1}) and the integer sine kernel {@code S_kj = s((k+1)(j+1) mod 2(n+1))}, {@code s(t) =
  * round(2^L sin(πt/(n+1)))} ({@code 0 ≤ k, j < n}), so that {@code Â = N / 2^(R+L)} is within
  * {@code 2^(−L−1)} per kernel entry and {@code 2^(−R−1)} per scale of {@code A}. The table {@code
- * s} has {@code 2(n+1)} entries and is odd ({@code s(2(n+1) − t) = −s(t)}, computed once from
- * {@link StrictMath#sin} on {@code t ≤ (n+1)/2} and extended by symmetry, so it is the same on every
- * JVM).
+ * s} has {@code 2(n+1)} {@code int} entries and is odd ({@code s(2(n+1) − t) = −s(t)}, computed
+ * once from {@link StrictMath#sin} on {@code t ≤ (n+1)/2} and extended by symmetry, so it is the
+ * same on every JVM).
  *
  * <p><b>Privacy-relevant guarantees.</b> Exactly as for {@link LatticeMatrix}: {@link
  * #times(long[])} is the exact integer vector {@code N x} (integer arithmetic, overflow-checked,
@@ -24,7 +24,10 @@ import org.dpsql.matrix.design.SineTransform;
  * Laplace noise of {@link MatrixMechanism} is calibrated to the exact sensitivity of {@code N},
  * whatever the rounding did. These three take {@code O(n²)} integer operations and {@code O(n)}
  * memory (the kernel entry is read from the table by an index that advances by {@code k+1} modulo
- * {@code 2(n+1)}); the sensitivities are computed once per strategy.
+ * {@code 2(n+1)}); each reads only a quarter of the entries, by the table's exact mirror
+ * identities (see {@code Fold}), and the sensitivities are computed once per strategy. {@code
+ * SineLatticeProduct} measures the Kronecker product of two such factors (2-D all ranges) the same
+ * way, with a 128-bit second mode product.
  *
  * <p><b>Inference (post-processing).</b> {@code Â} is square and, for every {@code L ≥ 8},
  * invertible: {@code S/2^L = B + E} with {@code B_kj = sin(π(k+1)(j+1)/(n+1))}, {@code B² =
@@ -47,7 +50,7 @@ public final class SineLattice {
   private final int n;
   private final int scaleBits;
   private final long[] scales;
-  private final long[] kernel;
+  private final int[] kernel;
   private volatile BigInteger maxSquares;
   private volatile BigInteger maxAbs;
 
@@ -106,13 +109,17 @@ public final class SineLattice {
     return new SineLattice(scales.clone(), scaleBits);
   }
 
-  /** The integer table {@code s(t) = round(2^L sin(πt/(n+1)))}, {@code 0 ≤ t < 2(n+1)}. */
-  static long[] table(int n) {
+  /**
+   * The integer table {@code s(t) = round(2^L sin(πt/(n+1)))}, {@code 0 ≤ t < 2(n+1)} ({@code |s| ≤
+   * 2^L}, so an {@code int}). It satisfies exactly the two index identities the folded passes use:
+   * {@code s(−t) = −s(t)} and {@code s(p − t) = s(t)} (indices modulo {@code 2p}, {@code p = n+1}).
+   */
+  static int[] table(int n) {
     int p = n + 1;
-    long[] s = new long[2 * p];
+    int[] s = new int[2 * p];
     for (int t = 0; t <= p; t++) {
       int r = Math.min(t, p - t); // sin(πt/p) = sin(π(p−t)/p): evaluate on [0, π/2]
-      s[t] = Math.round(Math.scalb(StrictMath.sin(StrictMath.PI * r / p), KERNEL_BITS));
+      s[t] = (int) Math.round(Math.scalb(StrictMath.sin(StrictMath.PI * r / p), KERNEL_BITS));
     }
     for (int t = p + 1; t < 2 * p; t++) {
       s[t] = -s[2 * p - t];
@@ -142,7 +149,7 @@ public final class SineLattice {
 
   /** The integer entry {@code N_kj = a_k s((k+1)(j+1) mod 2(n+1))}. */
   public long entry(int k, int j) {
-    return scales[k] * kernel[(int) (((long) (k + 1) * (j + 1)) % kernel.length)];
+    return scales[k] * (long) kernel[(int) (((long) (k + 1) * (j + 1)) % kernel.length)];
   }
 
   /** Exact {@code max_j Σ_k N_kj²} ({@code O(n²)} once, then cached). */
@@ -166,30 +173,35 @@ public final class SineLattice {
   }
 
   /**
-   * The largest column statistic, exact (over the first {@code ⌈n/2⌉} columns, which the others
-   * mirror): per column {@code j}, {@code Σ_k a_k² s_kj²} accumulated
-   * in 128 bits ({@code a_k² < 2^42}, {@code s² ≤ 2^48}: each product is taken exactly with {@link
-   * Math#multiplyHigh}), or {@code Σ_k a_k |s_kj|} ({@code < n 2^45}, within a {@code long}).
+   * The largest column statistic, exact: per column {@code j}, {@code Σ_k a_k² s_kj²} accumulated in
+   * 128 bits (each product taken exactly with {@link Math#multiplyHigh}), or {@code Σ_k a_k |s_kj|}
+   * ({@code < n 2^46}, within a {@code long}). Both mirrors are used, so a quarter of the entries is
+   * read: rows {@code k} and {@code n−1−k} hold the same {@code |entries|} column by column ({@code
+   * s((p−a)t) = ±s(at)}, {@code p = n+1}), so their weights are added first ({@code < 2^43}); and
+   * column {@code n−1−j} has column {@code j}'s statistic ({@code s(a(p−t)) = ±s(at)}), so only the
+   * first {@code ⌈n/2⌉} columns are scanned. Tested against the dense integer matrix.
    */
   private BigInteger columnStatistic(boolean squares) {
     int m = kernel.length;
     long[] sq = new long[m];
     for (int t = 0; t < m; t++) {
-      sq[t] = squares ? kernel[t] * kernel[t] : Math.abs(kernel[t]);
+      long v = kernel[t];
+      sq[t] = squares ? v * v : Math.abs(v);
     }
-    long[] w = new long[n];
-    for (int k = 0; k < n; k++) {
-      w[k] = squares ? scales[k] * scales[k] : scales[k];
+    int half = (n + 1) / 2; // rows 0 .. half−1 stand for their mirrors n−1−k too
+    long[] w = new long[half];
+    for (int k = 0; k < half; k++) {
+      long own = squares ? scales[k] * scales[k] : scales[k];
+      int mirror = n - 1 - k;
+      long other = mirror == k ? 0 : squares ? scales[mirror] * scales[mirror] : scales[mirror];
+      w[k] = own + other;
     }
-    // columns j and n−1−j hold the same |entries| row by row ((k+1)(n−j) ≡ ±(k+1)(j+1) or
-    // (n+1) − (k+1)(j+1) modulo 2(n+1), and the table is odd and symmetric about (n+1)/2), so the
-    // first half of the columns has every column's statistic
-    return IntStream.range(0, (n + 1) / 2).parallel().mapToObj(j -> {
+    return IntStream.range(0, half).parallel().mapToObj(j -> {
       int step = j + 1;
       int t = step;
       long hi = 0;
       long lo = 0;
-      for (int k = 0; k < n; k++) {
+      for (int k = 0; k < half; k++) {
         long x = w[k];
         long y = sq[t];
         long pl = x * y;
@@ -200,7 +212,7 @@ public final class SineLattice {
         }
         lo = sum;
         hi += ph;
-        t += step;
+        t += step; // the entry of row k+1 in column j: index (k+2)(j+1)
         if (t >= m) {
           t -= m;
         }
@@ -237,9 +249,9 @@ public final class SineLattice {
 
   /**
    * Exact {@code (Sx)_k} when {@code Σ|x_j| < 2^(62−L)} (every partial sum is then below {@code
-   * 2^62}), else null.
+   * 2^62}), else null. Folded: see {@code Fold}.
    */
-  private long[] kernelSums(long[] x) {
+  long[] kernelSums(long[] x) {
     long total = 0;
     for (long v : x) {
       if (v == Long.MIN_VALUE) {
@@ -250,23 +262,189 @@ public final class SineLattice {
         return null;
       }
     }
+    Fold f = new Fold(n);
+    long[][] parts = f.parts(x);
     long[] out = new long[n];
     int m = kernel.length;
-    IntStream.range(0, n).parallel().forEach(k -> {
-      int step = k + 1;
-      int t = step;
-      long s = 0;
-      for (int j = 0; j < n; j++) {
-        s += kernel[t] * x[j];
-        t += step;
+    rows(f.rows, k -> {
+      int a = k + 1;
+      long[] v = parts[a & 1]; // δ = +1 for odd a, −1 for even a
+      int t = a;
+      long odd = 0;
+      long even = 0;
+      for (int j = 0; j < f.cols; j++) {
+        long u = kernel[t];
+        odd += u * v[2 * j];
+        even += u * v[2 * j + 1];
+        t += a;
         if (t >= m) {
           t -= m;
         }
       }
-      out[k] = s;
+      // |odd|, |even| ≤ 2^L Σ|x| < 2^62 (disjoint parts of x), so neither line overflows
+      out[n - 1 - k] = odd - even;
+      out[k] = odd + even; // written last: the middle row of an odd n is its own mirror
     });
     return out;
   }
+
+  /**
+   * Exact {@code (Sv)_k} for any {@code long} vector, as 128-bit two's complement integers: {@code
+   * hi[k]·2^64 + lo[k]} (lo unsigned) of the returned {@code {hi, lo}}. Folded as {@code Fold}; each
+   * product {@code s·v} ({@code < 2^87}) is taken exactly with {@link Math#multiplyHigh} and the sums
+   * ({@code < 2^24 · 2^17 · 2^64 = 2^105}) cannot overflow 128 bits.
+   *
+   * @throws ArithmeticException if a folded value {@code v_j ± v_{n−1−j}} overflows a {@code long}
+   */
+  long[][] kernelSumsWide(long[] v) {
+    requireLength(v.length);
+    Fold f = new Fold(n);
+    long[][] parts = f.partsExact(v);
+    long[] hi = new long[n];
+    long[] lo = new long[n];
+    int m = kernel.length;
+    rows(f.rows, k -> {
+      int a = k + 1;
+      long[] p = parts[a & 1];
+      int t = a;
+      long oddHi = 0;
+      long oddLo = 0;
+      long evenHi = 0;
+      long evenLo = 0;
+      for (int j = 0; j < f.cols; j++) {
+        long u = kernel[t];
+        long x = p[2 * j];
+        long pl = u * x;
+        long sum = oddLo + pl;
+        oddHi += Math.multiplyHigh(u, x) + (Long.compareUnsigned(sum, oddLo) < 0 ? 1 : 0);
+        oddLo = sum;
+        x = p[2 * j + 1];
+        pl = u * x;
+        sum = evenLo + pl;
+        evenHi += Math.multiplyHigh(u, x) + (Long.compareUnsigned(sum, evenLo) < 0 ? 1 : 0);
+        evenLo = sum;
+        t += a;
+        if (t >= m) {
+          t -= m;
+        }
+      }
+      // row n−1−k: odd − even (two's complement: odd + ~even + 1)
+      long dLo = oddLo - evenLo;
+      hi[n - 1 - k] = oddHi - evenHi - (Long.compareUnsigned(oddLo, evenLo) < 0 ? 1 : 0);
+      lo[n - 1 - k] = dLo;
+      long sLo = oddLo + evenLo;
+      hi[k] = oddHi + evenHi + (Long.compareUnsigned(sLo, oddLo) < 0 ? 1 : 0);
+      lo[k] = sLo; // written last: the middle row of an odd n is its own mirror
+    });
+    return new long[][] {hi, lo};
+  }
+
+  /** The 128-bit integer {@code hi·2^64 + lo} ({@code lo} unsigned). */
+  static BigInteger wide(long hi, long lo) {
+    BigInteger low = BigInteger.valueOf(lo & Long.MAX_VALUE);
+    if (lo < 0) {
+      low = low.setBit(63);
+    }
+    return BigInteger.valueOf(hi).shiftLeft(64).or(low);
+  }
+
+  /**
+   * The two mirror identities of the kernel, which let every product read a quarter of the
+   * entries. With {@code p = n+1}, {@code a = k+1}, {@code t = j+1}: row {@code n−1−k} is {@code
+   * s((p−a)t) = (−1)^(t+1) s(at)} (so it is row {@code k} with the even columns negated), and column
+   * {@code n−1−j} is {@code s(a(p−t)) = (−1)^(a+1) s(at)}. So for {@code k < ⌈n/2⌉}, with the
+   * odd-{@code t} and even-{@code t} parts {@code O, E} of {@code Σ_j s(at) x_j}, {@code (Sx)_k = O
+   * + E} and {@code (Sx)_{n−1−k} = O − E}, and {@code O, E} are sums over {@code j < ⌈n/2⌉} of
+   * {@code s(at)} times the folded data {@code x_j ± x_{n−1−j}} restricted to one parity (sign
+   * {@code (−1)^(a+1)}; the middle column of an odd {@code n} once). Exact identities of the integer
+   * table ({@link #table}), not approximations.
+   */
+  private static final class Fold {
+    /** Rows computed ({@code ⌈n/2⌉}) and folded columns read ({@code ⌈n/2⌉}). */
+    final int rows;
+    final int cols;
+    private final int n;
+
+    Fold(int n) {
+      this.n = n;
+      this.rows = (n + 1) / 2;
+      this.cols = (n + 1) / 2;
+    }
+
+    /**
+     * {@code parts[δ]} ({@code δ = 1}: sign +, for odd {@code a}; {@code δ = 0}: sign −) holds, per
+     * folded column {@code j}, the odd-{@code t} part at {@code 2j} and the even-{@code t} part at
+     * {@code 2j+1} of {@code x_j + sign · x_{n−1−j}} (for the middle column only {@code x_j}).
+     */
+    long[][] parts(long[] x) {
+      long[][] parts = new long[2][2 * cols];
+      for (int j = 0; j < cols; j++) {
+        int mirror = n - 1 - j;
+        for (int d = 0; d < 2; d++) {
+          long sign = d == 1 ? 1 : -1;
+          add(parts[d], j, j, x[j]);
+          if (mirror != j) {
+            add(parts[d], j, mirror, sign * x[mirror]);
+          }
+        }
+      }
+      return parts;
+    }
+
+    /** {@link #parts(long[])} with every sum checked ({@link Math#addExact}). */
+    long[][] partsExact(long[] x) {
+      long[][] parts = new long[2][2 * cols];
+      for (int j = 0; j < cols; j++) {
+        int mirror = n - 1 - j;
+        for (int d = 0; d < 2; d++) {
+          addExact(parts[d], j, j, x[j]);
+          if (mirror != j) {
+            addExact(parts[d], j, mirror, d == 1 ? x[mirror] : Math.negateExact(x[mirror]));
+          }
+        }
+      }
+      return parts;
+    }
+
+    private static void addExact(long[] part, int j, int c, long v) {
+      int i = 2 * j + ((c + 1) & 1 ^ 1);
+      part[i] = Math.addExact(part[i], v);
+    }
+
+    double[][] parts(double[] x) {
+      double[][] parts = new double[2][2 * cols];
+      for (int j = 0; j < cols; j++) {
+        int mirror = n - 1 - j;
+        for (int d = 0; d < 2; d++) {
+          double sign = d == 1 ? 1 : -1;
+          parts[d][2 * j + ((j + 1) & 1 ^ 1)] += x[j];
+          if (mirror != j) {
+            parts[d][2 * j + ((mirror + 1) & 1 ^ 1)] += sign * x[mirror];
+          }
+        }
+      }
+      return parts;
+    }
+
+    /** Adds {@code v} (the value of column {@code c}) to the part of its parity at slot {@code j}. */
+    private static void add(long[] part, int j, int c, long v) {
+      part[2 * j + ((c + 1) & 1 ^ 1)] += v; // t = c+1 odd: slot 2j, even: 2j+1
+    }
+  }
+
+  /** Runs {@code body} for rows {@code 0 ≤ k < count}, on both cores when the work is large. */
+  private void rows(int count, java.util.function.IntConsumer body) {
+    if ((long) count * n >= PARALLEL_WORK) {
+      IntStream.range(0, count).parallel().forEach(body);
+    } else {
+      for (int k = 0; k < count; k++) {
+        body.accept(k);
+      }
+    }
+  }
+
+  /** Below this many entries a pass runs on the calling thread (mode products run fibres in parallel). */
+  private static final long PARALLEL_WORK = 1L << 22;
 
   /**
    * Exact {@code N x} without any range limit: the {@code long} kernel sums times {@code a_k} in
@@ -308,26 +486,33 @@ public final class SineLattice {
     return out;
   }
 
-  /** {@code (S / 2^L) v} in double precision ({@code S} is symmetric), {@code O(n²)}. */
+  /** {@code (S / 2^L) v} in double precision ({@code S} is symmetric), folded as {@code Fold}. */
   private double[] kernelTimes(double[] v) {
     int m = kernel.length;
     double[] real = new double[m];
     for (int t = 0; t < m; t++) {
       real[t] = Math.scalb((double) kernel[t], -KERNEL_BITS);
     }
+    Fold f = new Fold(n);
+    double[][] parts = f.parts(v);
     double[] out = new double[n];
-    IntStream.range(0, n).parallel().forEach(k -> {
-      int step = k + 1;
-      int t = step;
-      double s = 0;
-      for (int j = 0; j < n; j++) {
-        s += real[t] * v[j];
-        t += step;
+    rows(f.rows, k -> {
+      int a = k + 1;
+      double[] p = parts[a & 1];
+      int t = a;
+      double odd = 0;
+      double even = 0;
+      for (int j = 0; j < f.cols; j++) {
+        double u = real[t];
+        odd += u * p[2 * j];
+        even += u * p[2 * j + 1];
+        t += a;
         if (t >= m) {
           t -= m;
         }
       }
-      out[k] = s;
+      out[n - 1 - k] = odd - even;
+      out[k] = odd + even; // the middle row of an odd n is its own mirror
     });
     return out;
   }

@@ -47,7 +47,7 @@ class SineLatticeTest {
 
   /** The sensitivities are those of the integer matrix actually applied, exactly. */
   @ParameterizedTest
-  @ValueSource(ints = {1, 2, 3, 7, 100, 257, 600})
+  @ValueSource(ints = {1, 2, 3, 4, 6, 7, 100, 257, 600})
   void sensitivitiesAreExactColumnMaximaOfTheAppliedMatrix(int n) {
     SineLattice s = lattice(n);
     long[][] a = dense(s);
@@ -84,7 +84,7 @@ class SineLatticeTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {1, 5, 64, 333})
+  @ValueSource(ints = {1, 2, 3, 5, 6, 64, 333})
   void productsAreExactIntegers(int n) {
     SineLattice s = lattice(n);
     long[][] a = dense(s);
@@ -130,6 +130,137 @@ class SineLatticeTest {
         t = t.add(BigInteger.valueOf(a[k][j]).multiply(xb[j]));
       }
       assertEquals(t, yb[k], "row " + k);
+    }
+  }
+
+  /** The folded floating-point products equal the dense ones (odd and even sizes, both mirrors). */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4, 5, 8, 65, 130})
+  void realProductsEqualTheDenseProducts(int n) {
+    SineLattice s = lattice(n);
+    long[][] a = dense(s);
+    double[] v = new double[n];
+    for (int j = 0; j < n; j++) {
+      v[j] = Math.cos(3.0 * j) * (j + 1);
+    }
+    double[] got = s.realTimes(v);
+    double[] gotT = s.realTransposeTimes(v);
+    for (int k = 0; k < n; k++) {
+      double e = 0;
+      double et = 0;
+      for (int j = 0; j < n; j++) {
+        e += Math.scalb((double) a[k][j], -s.bits()) * v[j];
+        et += Math.scalb((double) a[j][k], -s.bits()) * v[j];
+      }
+      assertEquals(e, got[k], 1e-9 * Math.max(1, Math.abs(e)), "row " + k);
+      assertEquals(et, gotT[k], 1e-9 * Math.max(1, Math.abs(et)), "column " + k);
+    }
+  }
+
+  /** The 128-bit kernel sums are exact for any long vector, up to values near 2^62. */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 6, 7, 64, 101})
+  void wideKernelSumsAreExact(int n) {
+    SineLattice s = lattice(n);
+    java.util.SplittableRandom r = new java.util.SplittableRandom(7 * n);
+    long[] v = new long[n];
+    for (int j = 0; j < n; j++) {
+      v[j] = r.nextLong(-(1L << 61), 1L << 61);
+    }
+    long[][] w = s.kernelSumsWide(v);
+    for (int k = 0; k < n; k++) {
+      BigInteger e = BigInteger.ZERO;
+      for (int j = 0; j < n; j++) {
+        long kern = s.entry(k, j) / s.scales()[k];
+        e = e.add(BigInteger.valueOf(kern).multiply(BigInteger.valueOf(v[j])));
+      }
+      assertEquals(e, SineLattice.wide(w[0][k], w[1][k]), "row " + k);
+    }
+  }
+
+  /**
+   * Two all-range factors (2-D all ranges): the mode-product path equals the dense Kronecker
+   * integer product exactly, for small counts, counts whose second mode product needs 128 bits, and
+   * counts beyond the long first step (the BigInteger fallback); the sensitivity is the exact
+   * column maximum of the dense Kronecker matrix.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"1x1", "1x3", "4x5", "7x6", "33x16"})
+  void kroneckerProductOfTwoFactorsIsExact(String shape) {
+    int n0 = Integer.parseInt(shape.substring(0, shape.indexOf('x')));
+    int n1 = Integer.parseInt(shape.substring(shape.indexOf('x') + 1));
+    SineLattice f0 = lattice(n0);
+    SineLattice f1 = lattice(n1);
+    LatticeStrategy l = LatticeStrategy.of("k", List.of(LatticeMatrix.of(f0), LatticeMatrix.of(f1)));
+    long[][] a0 = dense(f0);
+    long[][] a1 = dense(f1);
+    int n = n0 * n1;
+    BigInteger[][] kron = new BigInteger[n][n];
+    BigInteger s2 = BigInteger.ZERO;
+    for (int c = 0; c < n; c++) {
+      BigInteger col = BigInteger.ZERO;
+      for (int row = 0; row < n; row++) {
+        kron[row][c] = BigInteger.valueOf(a0[row / n1][c / n1])
+            .multiply(BigInteger.valueOf(a1[row % n1][c % n1]));
+        col = col.add(kron[row][c].pow(2));
+      }
+      s2 = s2.max(col);
+    }
+    assertEquals(s2, l.maxColumnSumOfSquares());
+    java.util.SplittableRandom r = new java.util.SplittableRandom(n);
+    for (long base : new long[] {0, 1L << 30, 1L << 40}) {
+      long[] x = new long[n];
+      for (int j = 0; j < n; j++) {
+        x[j] = base + r.nextInt(1000);
+      }
+      BigInteger[] got = l.numeratorsTimes(x);
+      for (int row = 0; row < n; row++) {
+        BigInteger e = BigInteger.ZERO;
+        for (int c = 0; c < n; c++) {
+          e = e.add(kron[row][c].multiply(BigInteger.valueOf(x[c])));
+        }
+        assertEquals(e, got[row], shape + " base " + base + " row " + row);
+      }
+    }
+  }
+
+  /**
+   * A two-factor product with a stored (dense) factor, e.g. the engine's per-factor dense design or
+   * hour × state: equal to the dense Kronecker integer product whichever exact path computes it
+   * (dense factors on 2^-20 with small counts: long; on 2^-40: the 128-bit second mode product;
+   * counts near 2^50: the BigInteger fallback).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"dense-dense", "sine-dense", "dense-sine"})
+  void kroneckerProductWithAStoredFactorIsExact(String kinds) {
+    int n0 = 9;
+    int n1 = 7;
+    for (int bits : new int[] {20, 40}) {
+      LatticeMatrix d0 = LatticeMatrix.round(TransformDesign.allRanges(n0).matrix(), bits);
+      LatticeMatrix d1 = LatticeMatrix.round(TransformDesign.allRanges(n1).matrix(), bits);
+      LatticeMatrix f0 = kinds.startsWith("sine") ? LatticeMatrix.of(lattice(n0)) : d0;
+      LatticeMatrix f1 = kinds.endsWith("sine") ? LatticeMatrix.of(lattice(n1)) : d1;
+      LatticeStrategy l = LatticeStrategy.of("k", List.of(f0, f1));
+      long[][] a0 = f0.toLongArray();
+      long[][] a1 = f1.toLongArray();
+      int n = n0 * n1;
+      java.util.SplittableRandom r = new java.util.SplittableRandom(n);
+      for (long base : new long[] {0, 1L << 50}) {
+        long[] x = new long[n];
+        for (int j = 0; j < n; j++) {
+          x[j] = base + r.nextInt(1000);
+        }
+        BigInteger[] got = l.numeratorsTimes(x);
+        for (int row = 0; row < n; row++) {
+          BigInteger e = BigInteger.ZERO;
+          for (int c = 0; c < n; c++) {
+            e = e.add(BigInteger.valueOf(a0[row / n1][c / n1])
+                .multiply(BigInteger.valueOf(a1[row % n1][c % n1]))
+                .multiply(BigInteger.valueOf(x[c])));
+          }
+          assertEquals(e, got[row], kinds + " bits " + bits + " base " + base + " row " + row);
+        }
+      }
     }
   }
 
