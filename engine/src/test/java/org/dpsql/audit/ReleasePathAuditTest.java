@@ -75,9 +75,6 @@ class ReleasePathAuditTest {
     return new int[] {n[0] / 2, n[1] / 2};
   }
 
-  /** Paths audited only under -Plong: their runs take about a minute on 2 cores. */
-  static final java.util.Set<String> LONG_ONLY = java.util.Set.of("time-series-synopsis-transform");
-
   /** Paths whose broken variant is flagged only with the long version's samples. */
   static final java.util.Set<String> FULL_SAMPLES_ALWAYS = java.util.Set.of(
       // k + 1 rows: half the runs reach 2.59 against the charged 3 (not flagged), 700 reach 3.66
@@ -99,8 +96,6 @@ class ReleasePathAuditTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("paths")
   void honestWithinItsChargeAndBrokenFlagged(String path) throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(TestScale.isLong() || !LONG_ONLY.contains(path),
-        path + " runs under -Plong (about a minute)");
     int[] n = samples(path);
     AuditResult r = PrivacyAudit.run(byName(path), n[0], n[1], ALPHA, THREADS);
     System.out.println("[privacy audit] " + r.summary());
