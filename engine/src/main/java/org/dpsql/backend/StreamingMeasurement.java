@@ -258,18 +258,20 @@ final class StreamingMeasurement implements MeasurementStrategy {
     RowReader[] reader = {null};
     stream(sql, parameters, rs -> {
       if (reader[0] == null) {
-        reader[0] = new RowReader(rs, plan, groups.extraKeys());
+        reader[0] = new RowReader(rs, plan, groups.extraKeys(), sql.layout());
         kept.units.integral = reader[0].integralUnit;
       }
       RowReader r = reader[0];
+      // outside the domain (a key the statement leaves to the reader): not a row of the unit, as
+      // the push-down statement filters it before numbering the unit's rows
+      int g = groups.of(rs, r);
+      if (g < 0) {
+        return;
+      }
       int u = kept.unit(rs);
       long n = ++kept.seen[u];
       int row;
       if (n <= k) {
-        int g = groups.of(rs, r);
-        if (g < 0) {
-          return; // outside the domain: the statement filters such rows, so never
-        }
         row = kept.add(u, g);
         if (kept.size > maxKeptRows) {
           throw new OverCap(maxKeptRows);
@@ -277,10 +279,6 @@ final class StreamingMeasurement implements MeasurementStrategy {
       } else {
         long j = draws.uniformBelow(n);
         if (j >= k) {
-          return;
-        }
-        int g = groups.of(rs, r);
-        if (g < 0) {
           return;
         }
         row = kept.slot(u, (int) j);
@@ -307,7 +305,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
     RowReader[] reader = {null};
     stream(sql, parameters, rs -> {
       if (reader[0] == null) {
-        reader[0] = new RowReader(rs, plan, extraKeys);
+        reader[0] = new RowReader(rs, plan, extraKeys, sql.layout());
       }
       Object unitKey = rs.getObject(1);
       GroupedUnit unit = units.computeIfAbsent(unitKey, x -> new GroupedUnit(m));
@@ -378,13 +376,16 @@ final class StreamingMeasurement implements MeasurementStrategy {
     private final Object[] oneKey = new Object[1];
     private final Object[] keyValues;
     private final CellDomain[] single;
+    /** Per key: its domain's integer bounds when the column holds the key itself, else null. */
+    private final MeasurementSql.RawKey[] raw;
     final boolean integralUnit;
     /** Per measurement: its V column (1-based), or 0 for COUNT(*) and COUNT(DISTINCT unit). */
     private final int[] valueColumn;
     private final Measurement.Kind[] kinds;
     private final boolean anyDistinct;
 
-    RowReader(ResultSet rs, MeasurementPlan plan, int extraKeys) throws SQLException {
+    RowReader(ResultSet rs, MeasurementPlan plan, int extraKeys, MeasurementSql.StreamedLayout layout)
+        throws SQLException {
       ResultSetMetaData md = rs.getMetaData();
       this.cells = plan.cells();
       this.keys = cells.columns().size();
@@ -394,6 +395,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
       categorical = new boolean[keys];
       single = new CellDomain[keys];
       keyValues = new Object[keys];
+      raw = layout.rawKeys().toArray(new MeasurementSql.RawKey[0]);
       integral = new boolean[md.getColumnCount() + 1];
       for (int c = 1; c <= md.getColumnCount(); c++) {
         integral[c] = isIntegral(md.getColumnType(c));
@@ -408,11 +410,10 @@ final class StreamingMeasurement implements MeasurementStrategy {
       int ms = plan.measurements().size();
       valueColumn = new int[ms];
       kinds = new Measurement.Kind[ms];
-      int next = 2 + keys + extraKeys;
       boolean distinct = false;
       for (int i = 0; i < ms; i++) {
         kinds[i] = plan.measurements().get(i).kind();
-        valueColumn[i] = kinds[i] == Measurement.Kind.COUNT_STAR ? 0 : next++;
+        valueColumn[i] = layout.valueColumns()[i];
         distinct |= kinds[i] == Measurement.Kind.COUNT_DISTINCT;
       }
       anyDistinct = distinct;
@@ -429,7 +430,26 @@ final class StreamingMeasurement implements MeasurementStrategy {
       for (int i = 0; i < keys; i++) {
         int col = 2 + i;
         long bin;
-        if (categorical[i]) {
+        if (raw[i] != null) {
+          long v;
+          if (integral[col]) {
+            v = rs.getLong(col);
+            if (v == 0 && rs.wasNull()) {
+              return -1;
+            }
+          } else {
+            Object o = rs.getObject(col);
+            if (o == null) {
+              return -1;
+            }
+            v = o instanceof Integer || o instanceof Long ? ((Number) o).longValue()
+                : new BigDecimal(o.toString()).longValueExact();
+          }
+          if (v < raw[i].min() || v > raw[i].max()) {
+            return -1;
+          }
+          bin = v - raw[i].min();
+        } else if (categorical[i]) {
           Object v = rs.getObject(col);
           if (v == null) {
             return -1;
