@@ -269,7 +269,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
         return;
       }
       int u = kept.unit(rs);
-      long n = ++kept.seen[u];
+      long n = kept.seen(u);
       int row;
       if (n <= k) {
         row = kept.add(u, g);
@@ -639,9 +639,11 @@ final class StreamingMeasurement implements MeasurementStrategy {
    * read; SQL NULL is one unit, as {@code PARTITION BY} has it.
    */
   private static final class UnitIds {
+    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
     boolean integral;
-    private long[] table = new long[1 << 12];
-    private int[] ids = new int[1 << 12]; // id + 1, 0 for an empty slot
+    /** Slot i: the key at 2i, its id + 1 at 2i + 1 (0 for an empty slot): one cache line. */
+    private long[] slots = new long[2 << 12];
+    private int shift = Long.SIZE - 12; // a key's home slot: the top log2(slots) bits of its hash
     private Map<Object, Integer> objects;
     private int nullId = -1;
     int count;
@@ -674,39 +676,38 @@ final class StreamingMeasurement implements MeasurementStrategy {
     }
 
     private int idOf(long v) {
-      int mask = table.length - 1;
-      int i = (int) ((v * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+      int mask = (slots.length >> 1) - 1;
+      int i = (int) ((v * GOLDEN) >>> shift);
       while (true) {
-        int id = ids[i];
+        long id = slots[2 * i + 1];
         if (id == 0) {
-          table[i] = v;
-          ids[i] = count + 1;
-          if (++count * 2 > table.length) {
+          slots[2 * i] = v;
+          slots[2 * i + 1] = count + 1;
+          if (++count * 4 > slots.length) { // at most half the slots taken
             grow();
           }
           return count - 1;
         }
-        if (table[i] == v) {
-          return id - 1;
+        if (slots[2 * i] == v) {
+          return (int) id - 1;
         }
         i = (i + 1) & mask;
       }
     }
 
     private void grow() {
-      long[] oldTable = table;
-      int[] oldIds = ids;
-      table = new long[oldTable.length * 2];
-      ids = new int[oldIds.length * 2];
-      int mask = table.length - 1;
-      for (int j = 0; j < oldTable.length; j++) {
-        if (oldIds[j] != 0) {
-          int i = (int) ((oldTable[j] * 0x9E3779B97F4A7C15L) >>> 40) & mask;
-          while (ids[i] != 0) {
+      long[] old = slots;
+      slots = new long[old.length * 2];
+      shift--;
+      int mask = (slots.length >> 1) - 1;
+      for (int j = 0; j < old.length; j += 2) {
+        if (old[j + 1] != 0) {
+          int i = (int) ((old[j] * GOLDEN) >>> shift);
+          while (slots[2 * i + 1] != 0) {
             i = (i + 1) & mask;
           }
-          table[i] = oldTable[j];
-          ids[i] = oldIds[j];
+          slots[2 * i] = old[j];
+          slots[2 * i + 1] = old[j + 1];
         }
       }
     }
@@ -720,8 +721,11 @@ final class StreamingMeasurement implements MeasurementStrategy {
    */
   private static final class KeptRows {
     final UnitIds units = new UnitIds();
-    long[] seen = new long[1 << 12];
-    private int[] head = new int[1 << 12];
+    /**
+     * Unit u's rows seen so far at 2u, the first of its kept rows at 2u + 1 (-1: none), side by
+     * side: a streamed row touches one place per unit.
+     */
+    private long[] state = newState(1 << 12, 0);
     int size;
     private int[] next = new int[1 << 12];
     int[] group = new int[1 << 12];
@@ -751,18 +755,33 @@ final class StreamingMeasurement implements MeasurementStrategy {
       distinctStride = nd;
       values = new long[group.length * nv];
       distinct = new Object[group.length * nd];
-      Arrays.fill(head, -1);
+    }
+
+    private static long[] newState(int units, int from) {
+      long[] state = new long[2 * units];
+      for (int u = from; u < units; u++) {
+        state[2 * u + 1] = -1;
+      }
+      return state;
+    }
+
+    /** Counts one more row of unit {@code u}; its number among the unit's rows (1 for the first). */
+    long seen(int u) {
+      return ++state[2 * u];
+    }
+
+    private int head(int u) {
+      return (int) state[2 * u + 1];
     }
 
     /** The id of the current row's unit, with room for its state. */
     int unit(ResultSet rs) throws SQLException {
       int u = units.idOf(rs);
-      if (u >= head.length) {
-        int n = head.length * 2;
-        seen = Arrays.copyOf(seen, n);
-        int old = head.length;
-        head = Arrays.copyOf(head, n);
-        Arrays.fill(head, old, n, -1);
+      if (2 * u >= state.length) {
+        int old = state.length / 2;
+        long[] grown = newState(2 * old, old);
+        System.arraycopy(state, 0, grown, 0, state.length);
+        state = grown;
       }
       return u;
     }
@@ -777,15 +796,15 @@ final class StreamingMeasurement implements MeasurementStrategy {
         distinct = Arrays.copyOf(distinct, n * distinctStride);
       }
       int row = size++;
-      next[row] = head[u];
+      next[row] = head(u);
       group[row] = g;
-      head[u] = row;
+      state[2 * u + 1] = row;
       return row;
     }
 
     /** The row in slot {@code j} of unit {@code u}'s full reservoir. */
     int slot(int u, int j) {
-      int row = head[u];
+      int row = head(u);
       for (int i = 0; i < j; i++) {
         row = next[row];
       }
@@ -798,7 +817,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
       int[] lastUnit = new int[groups];
       Arrays.fill(lastUnit, -1);
       for (int u = 0; u < units.count; u++) {
-        for (int row = head[u]; row >= 0; row = next[row]) {
+        for (int row = head(u); row >= 0; row = next[row]) {
           int g = group[row];
           t.rows[g]++;
           if (lastUnit[g] != u) {
