@@ -271,6 +271,13 @@ public final class MeasurementSql {
    * that has one (not {@code COUNT(*)}), clamped and in resolution steps as the grouped statement
    * sums them. Nothing is grouped, ordered or bounded: one result row per row (of the table or of
    * the join) that passes the filter and lies inside the domain.
+   *
+   * <p>On embedded H2 (where every condition and column costs the scan a little per row): an
+   * integer key with whole {@code min} and {@code bin: 1} is selected as it is, without its
+   * domain condition, for the reader to test ({@link StreamedLayout#rawKeys}); a COUNT of a column
+   * that a SUM clamps reads the SUM's column for its NULLs; a private join is read without its
+   * derived table when that is certain to be the same rows ({@link FlatJoin}). {@link #layout()}
+   * tells the reader where everything is.
    */
   static MeasurementSql rows(MeasurementPlan plan, SqlDialect dialect, List<String> extraKeys,
       List<String> extraConditions) {

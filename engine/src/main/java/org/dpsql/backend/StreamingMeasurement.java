@@ -33,7 +33,11 @@ import org.dpsql.rewrite.QuantileGrid;
  * cells' keys, the clamped per-row values, computed by the same SQL expressions as the push-down
  * statement), and dpsql reads the filtered rows once, forward only ({@link Statement#setFetchSize},
  * H2's lazy execution, PostgreSQL's server-side cursor), keeping per privacy unit only the state
- * its bounding needs, then aggregates the kept rows per cell.
+ * its bounding needs, then aggregates the kept rows per cell. On embedded H2 an integer key with
+ * a whole {@code min} and {@code bin: 1} is read as it is and its domain tested here ({@link
+ * MeasurementSql.StreamedLayout}): a row outside the domain is dropped before it reaches its
+ * unit's state, so it takes no place in a reservoir, exactly as the push-down statement filters
+ * it before numbering the unit's rows.
  *
  * <p>Per-unit state and its distribution, the same as the push-down window's:
  *
