@@ -388,8 +388,8 @@ final class StreamingMeasurement implements MeasurementStrategy {
     private final Measurement.Kind[] kinds;
     private final boolean anyDistinct;
 
-    RowReader(ResultSet rs, MeasurementPlan plan, int extraKeys, MeasurementSql.StreamedLayout layout)
-        throws SQLException {
+    RowReader(ResultSet rs, MeasurementPlan plan, int extraKeys,
+        MeasurementSql.StreamedLayout layout) throws SQLException {
       ResultSetMetaData md = rs.getMetaData();
       this.cells = plan.cells();
       this.keys = cells.columns().size();
@@ -769,7 +769,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
       return state;
     }
 
-    /** Counts one more row of unit {@code u}; its number among the unit's rows (1 for the first). */
+    /** Counts one more row of unit {@code u}: its number among the unit's rows (1 first). */
     long seen(int u) {
       return ++state[2 * u];
     }
