@@ -38,7 +38,8 @@ import java.util.Properties;
  * BACKEND ROWS ROUNDS} with BACKEND {@code mem} (H2 in memory), {@code file} (an H2 file database
  * in a temporary directory) or {@code pg} (PostgreSQL from {@code DPSQL_TEST_PG_URL}, {@code
  * _USER}, {@code _PASSWORD}); {@code ROUNDS} measured rounds after one warm-up round. With
- * {@code heap} as a fourth argument, also the peak heap of one streamed COUNT (after a GC).
+ * {@code heap} as a fourth argument, first the time and peak heap of one exact and one streamed
+ * run of each shape (each after a GC), for the issue's 10,000,000-row figures.
  * System properties, for profiling one shape: {@code -Dshapes=0,1} measures only those shapes
  * (0-based, in the order above), {@code -DpushDown=false} leaves push-down out (its column then
  * reads 0), {@code -Dclock=cpu} times each statement by the calling thread's CPU time instead of
@@ -134,15 +135,15 @@ public final class StreamingRatios {
       try (Connection s = streaming.open(); Connection p = pushDown.open()) {
         explainStrategy(s);
         explainStrategy(p);
-        if (heap) {
-          heap(s, c);
-        }
+      }
+      String only = System.getProperty("shapes");
+      if (heap) {
+        heap(c, streaming, only);
       }
       System.out.println();
       System.out.println("| statement | exact (ms) | streaming (ms) | × exact | push-down (ms) "
           + "| × exact |");
       System.out.println("|---|---|---|---|---|---|");
-      String only = System.getProperty("shapes");
       for (int i = 0; i < SHAPES.size(); i++) {
         if (only == null || Arrays.asList(only.split(",")).contains(Integer.toString(i))) {
           measure(SHAPES.get(i), c, streaming, pushDown, rounds);
@@ -210,17 +211,44 @@ public final class StreamingRatios {
     }
   }
 
-  /** Peak heap of one streamed COUNT, after a GC (an upper bound: see {@link HeapPeak}). */
-  private static void heap(Connection streaming, Connection direct) throws SQLException {
+  /**
+   * Per shape, the time and peak heap of one exact and one streamed run (each after a GC, with
+   * the literal of round 0): the peak is an upper bound (see {@link HeapPeak}: garbage included,
+   * pools summed) and includes the database itself when it lives in this heap (H2 in memory), so
+   * the heap after the GC before the runs is printed as well, and the difference is what the
+   * statement added at most.
+   */
+  private static void heap(Connection direct, Opener streaming, String only) throws Exception {
+    System.out.println();
+    System.out.println("| statement | exact (ms) | exact peak heap (GiB) | streaming (ms) | "
+        + "streaming peak heap (GiB) | heap before (GiB) |");
+    System.out.println("|---|---|---|---|---|---|");
+    for (int i = 0; i < SHAPES.size(); i++) {
+      if (only != null && !Arrays.asList(only.split(",")).contains(Integer.toString(i))) {
+        continue;
+      }
+      Shape s = SHAPES.get(i);
+      double[] exact = peakOf(direct, s.exact());
+      double before = exact[2];
+      double[] streamed;
+      try (Connection c = streaming.open()) {
+        streamed = peakOf(c, s.dpsql());
+      }
+      System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.0f | %.2f | %.2f |%n", s.name(),
+          exact[0], exact[1], streamed[0], streamed[1], Math.min(before, streamed[2]));
+    }
+  }
+
+  /** {ms, peak heap GiB, heap GiB after the GC before it} of one run of {@code sql} (AGE >= 0). */
+  private static double[] peakOf(Connection c, String sql) throws SQLException {
     System.gc();
+    double before = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage()
+        .getUsed() / (double) (1L << 30);
     HeapPeak.reset();
-    double before = HeapPeak.gib();
     long t = System.nanoTime();
-    drain(streaming, SHAPES.get(0).dpsql().replace("?", "0"));
+    drain(c, sql.replace("?", "0"));
     double ms = (System.nanoTime() - t) / 1e6;
-    System.out.printf(Locale.ROOT, "streamed COUNT: %.0f ms, peak heap %.2f GiB (%.2f GiB "
-        + "after the GC before it; the database itself is in this heap too)%n", ms,
-        HeapPeak.gib(), before);
+    return new double[] {ms, HeapPeak.gib(), before};
   }
 
   /** Opens a new dpsql connection. */

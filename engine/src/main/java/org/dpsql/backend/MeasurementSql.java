@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.util.SqlString;
 import org.dpsql.policy.CategoricalDomain;
 import org.dpsql.policy.Clamp;
@@ -36,11 +37,42 @@ public final class MeasurementSql {
   private final String sql;
   private final List<Integer> parameterOrder;
   private final String scalingForm;
+  private final StreamedLayout layout;
 
   private MeasurementSql(String sql, List<Integer> parameterOrder, String scalingForm) {
+    this(sql, parameterOrder, scalingForm, null);
+  }
+
+  private MeasurementSql(String sql, List<Integer> parameterOrder, String scalingForm,
+      StreamedLayout layout) {
     this.sql = sql;
     this.parameterOrder = List.copyOf(parameterOrder);
     this.scalingForm = scalingForm;
+    this.layout = layout;
+  }
+
+  /**
+   * Where a streamed statement ({@link #rows}) puts what the JVM reads.
+   *
+   * @param rawKeys per key of the cells (in order): null when the column holds the cell's bin
+   *     index, as the grouped statement computes it; else the column holds the key column's own
+   *     integer value and the statement does not filter on its domain: the reader keeps the row
+   *     only when the value lies in [min, max] and takes {@code value - min} as its bin (an
+   *     integer column with whole {@code min} and {@code bin: 1}, where that is exactly the SQL's
+   *     domain test and bin index)
+   * @param valueColumns per measurement, the 1-based result column of its per-row value, 0 for
+   *     {@code COUNT(*)}; a {@code COUNT} of the column a {@code SUM} clamps reads the clamped
+   *     column, NULL exactly when the column is (the clamp maps NULL to NULL and nothing else to
+   *     NULL), and equal expressions share one column
+   */
+  record StreamedLayout(List<RawKey> rawKeys, int[] valueColumns) {}
+
+  /** An integer key read as it is, with its domain's bounds (see {@link StreamedLayout}). */
+  record RawKey(long min, long max) {}
+
+  /** The layout of a streamed statement ({@link #rows}), else null. */
+  StreamedLayout layout() {
+    return layout;
   }
 
   /** The backend SQL. */
@@ -147,19 +179,39 @@ public final class MeasurementSql {
 
   static RowExpressions rowExpressions(MeasurementPlan plan, SqlDialect dialect,
       List<String> extraKeys, List<String> extraConditions) {
+    return rowExpressions(plan, dialect, extraKeys, extraConditions, plan.query().where(),
+        dialect::quoteIdentifier, null);
+  }
+
+  /**
+   * The row expressions with each column of the table read by {@code column} (its quoted name,
+   * or a join's qualified member column) and the analyst's filter {@code where} (written with the
+   * same column references). With {@code rawKeys} non-null, each key that {@link #rawKey} allows
+   * is its column itself without a domain condition, and {@code rawKeys} gets, per key, its
+   * {@link RawKey} or null.
+   */
+  private static RowExpressions rowExpressions(MeasurementPlan plan, SqlDialect dialect,
+      List<String> extraKeys, List<String> extraConditions, SqlNode whereNode,
+      java.util.function.UnaryOperator<String> column, List<RawKey> rawKeys) {
     List<String> keyExprs = new ArrayList<>();
     List<String> conditions = new ArrayList<>();
     List<Integer> params = new ArrayList<>();
-    if (plan.query().where() != null) {
-      SqlString where = plan.query().where().toSqlString(dialect);
+    if (whereNode != null) {
+      SqlString where = whereNode.toSqlString(dialect);
       conditions.add("(" + where.getSql() + ")");
       if (where.getDynamicParameters() != null) {
         params.addAll(where.getDynamicParameters());
       }
     }
     for (ColumnPolicy c : plan.cells().columns()) {
-      String col = dialect.quoteIdentifier(c.name());
-      if (c.categorical().isPresent()) {
+      String col = column.apply(c.name());
+      RawKey raw = rawKeys == null ? null : rawKey(c);
+      if (rawKeys != null) {
+        rawKeys.add(raw);
+      }
+      if (raw != null) {
+        keyExprs.add(col); // the reader tests the domain and computes the bin
+      } else if (c.categorical().isPresent()) {
         keyExprs.add(col);
         conditions.add(col + " IN (" + String.join(", ", literals(c.categorical().get(), dialect)) + ")");
       } else if (c.time().isPresent()) {
@@ -178,14 +230,38 @@ public final class MeasurementSql {
     for (Measurement m : plan.measurements()) {
       valueExprs.add(switch (m.kind()) {
         case COUNT_STAR -> null;
-        case COUNT_DISTINCT_UNIT -> dialect.quoteIdentifier(table.privacyUnit());
-        case COUNT_DISTINCT -> value(m.column(), dialect);
-        case COUNT -> value(m.column(), dialect);
-        case SUM -> steps(value(m.column(), dialect), Measurement.bounds(m.column()),
+        case COUNT_DISTINCT_UNIT -> column.apply(table.privacyUnit());
+        case COUNT_DISTINCT -> value(m.column(), dialect, column);
+        case COUNT -> value(m.column(), dialect, column);
+        case SUM -> steps(value(m.column(), dialect, column), Measurement.bounds(m.column()),
             m.resolution(), ColumnPolicy.isIntegerType(m.column().sqlType()));
       });
     }
     return new RowExpressions(keyExprs, conditions, params, valueExprs);
+  }
+
+  /**
+   * The {@link RawKey} of an ordered integer key with whole {@code min} and {@code bin: 1} (both
+   * bounds within {@code long}), else null. For such a column the SQL's domain test {@code min <=
+   * c AND c <= max} and bin index {@code c - min} are, for an integer c, {@code min <= c <=
+   * floor(max)} and {@code c - min}: the reader computes exactly what the SQL would.
+   */
+  static RawKey rawKey(ColumnPolicy c) {
+    if (c.categorical().isPresent() || c.time().isPresent() || c.ordered().isEmpty()
+        || !ColumnPolicy.isIntegerType(c.sqlType())) {
+      return null;
+    }
+    OrderedDomain d = c.ordered().get();
+    if (d.bin().compareTo(BigDecimal.ONE) != 0 || !Measurement.isWhole(d.min())) {
+      return null;
+    }
+    BigDecimal max = d.max().setScale(0, java.math.RoundingMode.FLOOR);
+    BigDecimal lo = BigDecimal.valueOf(Long.MIN_VALUE);
+    BigDecimal hi = BigDecimal.valueOf(Long.MAX_VALUE);
+    if (d.min().compareTo(lo) < 0 || max.compareTo(hi) > 0) {
+      return null;
+    }
+    return new RawKey(d.min().longValueExact(), max.longValueExact());
   }
 
   /**
@@ -195,23 +271,138 @@ public final class MeasurementSql {
    * that has one (not {@code COUNT(*)}), clamped and in resolution steps as the grouped statement
    * sums them. Nothing is grouped, ordered or bounded: one result row per row (of the table or of
    * the join) that passes the filter and lies inside the domain.
+   *
+   * <p>On embedded H2 (where every condition and column costs the scan a little per row): an
+   * integer key with whole {@code min} and {@code bin: 1} is selected as it is, without its
+   * domain condition, for the reader to test ({@link StreamedLayout#rawKeys}); a COUNT of a column
+   * that a SUM clamps reads the SUM's column for its NULLs; a private join is read without its
+   * derived table when that is certain to be the same rows ({@link FlatJoin}). {@link #layout()}
+   * tells the reader where everything is.
    */
   static MeasurementSql rows(MeasurementPlan plan, SqlDialect dialect, List<String> extraKeys,
       List<String> extraConditions) {
-    RowExpressions e = rowExpressions(plan, dialect, extraKeys, extraConditions);
+    TablePolicy table = plan.query().table();
+    boolean embedded = dialect instanceof org.apache.calcite.sql.dialect.H2SqlDialect;
+    java.util.function.UnaryOperator<String> column = dialect::quoteIdentifier;
+    SqlNode where = plan.query().where();
+    String from = qualifiedName(table, dialect);
+    FlatJoin flat = embedded ? FlatJoin.of(plan, extraKeys, extraConditions) : null;
+    if (flat != null) {
+      column = flat.reader(dialect);
+      where = flat.where();
+      from = table.join().flatFromSql(dialect);
+    }
+    List<RawKey> rawKeys = new ArrayList<>();
+    RowExpressions e = rowExpressions(plan, dialect, extraKeys, extraConditions, where, column,
+        embedded ? rawKeys : null);
+    if (!embedded) {
+      for (int i = 0; i < plan.cells().columns().size(); i++) {
+        rawKeys.add(null);
+      }
+    }
     List<String> select = new ArrayList<>();
-    select.add(dialect.quoteIdentifier(plan.query().table().privacyUnit()) + " AS "
-        + dialect.quoteIdentifier("DPSQL_U"));
+    select.add(column.apply(table.privacyUnit()) + " AS " + dialect.quoteIdentifier("DPSQL_U"));
     for (int i = 0; i < e.keys().size(); i++) {
       select.add(e.keys().get(i) + " AS " + dialect.quoteIdentifier("K" + i));
     }
-    for (int i = 0; i < e.values().size(); i++) {
-      if (e.values().get(i) != null) {
-        select.add(e.values().get(i) + " AS " + dialect.quoteIdentifier("V" + i));
+    // equal per-row values share a column; a COUNT reads the NULLs of the clamped SUM of its column
+    int[] valueColumns = new int[e.values().size()];
+    java.util.Map<String, Integer> columnOf = new java.util.HashMap<>();
+    List<Measurement> ms = plan.measurements();
+    for (int i = 0; i < ms.size(); i++) {
+      String v = e.values().get(i);
+      if (v == null) {
+        continue;
       }
+      Integer at = columnOf.get(v);
+      if (at == null && ms.get(i).kind() == Measurement.Kind.COUNT) {
+        for (int j = 0; j < ms.size() && at == null; j++) {
+          if (ms.get(j).kind() == Measurement.Kind.SUM
+              && value(ms.get(j).column(), dialect, column).equals(v)) {
+            at = columnOf.get(e.values().get(j));
+            if (at == null) {
+              at = select.size() + 1;
+              select.add(e.values().get(j) + " AS " + dialect.quoteIdentifier("V" + j));
+              columnOf.put(e.values().get(j), at);
+            }
+          }
+        }
+      }
+      if (at == null) {
+        at = select.size() + 1;
+        select.add(v + " AS " + dialect.quoteIdentifier("V" + i));
+        columnOf.put(v, at);
+      }
+      valueColumns[i] = at;
     }
-    return new MeasurementSql("SELECT " + String.join(", ", select) + " FROM "
-        + qualifiedName(plan.query().table(), dialect) + e.where(), e.parameters(), null);
+    return new MeasurementSql("SELECT " + String.join(", ", select) + " FROM " + from
+        + e.where(), e.parameters(), null, new StreamedLayout(rawKeys, valueColumns));
+  }
+
+  /**
+   * A private join streamed on an embedded backend without its derived table ({@link
+   * org.dpsql.policy.UnitJoin#flatFromSql}): H2 produces each row of a derived table twice (inside
+   * and outside), which measured as a third more than the join itself. The filter and every
+   * column are read through the members' qualified columns ({@link
+   * org.dpsql.policy.UnitJoin#flatColumn}), so the rows are the same rows of the same join.
+   * Only when that rewriting is certain: the analyst's filter has no subquery and names only the
+   * relation's columns, no computed value is measured, and no extra key or condition (private
+   * keys, a histogram's point) is written over the derived table's names.
+   */
+  private record FlatJoin(org.dpsql.policy.UnitJoin join, SqlNode where) {
+    static FlatJoin of(MeasurementPlan plan, List<String> extraKeys,
+        List<String> extraConditions) {
+      org.dpsql.policy.UnitJoin join = plan.query().table().join();
+      if (join == null || !extraKeys.isEmpty() || !extraConditions.isEmpty()) {
+        return null;
+      }
+      for (ColumnPolicy c : plan.cells().columns()) {
+        if (c.computed().isPresent() || join.flatColumn(c.name()) == null) {
+          return null;
+        }
+      }
+      for (Measurement m : plan.measurements()) {
+        if (m.column() != null && (m.column().computed().isPresent()
+            || join.flatColumn(m.column().name()) == null)) {
+          return null;
+        }
+      }
+      if (join.flatColumn(plan.query().table().privacyUnit()) == null) {
+        return null;
+      }
+      SqlNode where = plan.query().where();
+      if (where != null) {
+        try {
+          where = where.accept(new org.apache.calcite.sql.util.SqlShuttle() {
+            @Override
+            public SqlNode visit(org.apache.calcite.sql.SqlIdentifier id) {
+              SqlNode c = id.isSimple() ? join.flatColumn(id.getSimple()) : null;
+              if (c == null) {
+                throw new IllegalArgumentException("not a column of the join: " + id);
+              }
+              return c;
+            }
+
+            @Override
+            public SqlNode visit(org.apache.calcite.sql.SqlCall call) {
+              if (call.getKind() == org.apache.calcite.sql.SqlKind.SELECT
+                  || call instanceof org.apache.calcite.sql.SqlSelect) {
+                throw new IllegalArgumentException("a subquery");
+              }
+              return super.visit(call);
+            }
+          });
+        } catch (IllegalArgumentException unsure) {
+          return null; // the derived table, as the grouped statement has it
+        }
+      }
+      return new FlatJoin(join, where);
+    }
+
+    /** Each column of the relation as the flat join reads it. */
+    java.util.function.UnaryOperator<String> reader(SqlDialect dialect) {
+      return name -> join.flatColumn(name).toSqlString(dialect).getSql();
+    }
   }
 
   private static MeasurementSql of(MeasurementPlan plan, SqlDialect dialect, String snapshot,
@@ -336,8 +527,14 @@ public final class MeasurementSql {
 
   /** A measured column's value in a row: the column, or the value computed from the row. */
   private static String value(ColumnPolicy column, SqlDialect dialect) {
+    return value(column, dialect, dialect::quoteIdentifier);
+  }
+
+  /** The value with the table's columns read by {@code reader} (a computed value by its SQL). */
+  private static String value(ColumnPolicy column, SqlDialect dialect,
+      java.util.function.UnaryOperator<String> reader) {
     return column.computed().map(v -> "(" + v.sql(dialect) + ")")
-        .orElseGet(() -> dialect.quoteIdentifier(column.name()));
+        .orElseGet(() -> reader.apply(column.name()));
   }
 
   /**

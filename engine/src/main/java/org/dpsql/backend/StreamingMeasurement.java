@@ -33,7 +33,11 @@ import org.dpsql.rewrite.QuantileGrid;
  * cells' keys, the clamped per-row values, computed by the same SQL expressions as the push-down
  * statement), and dpsql reads the filtered rows once, forward only ({@link Statement#setFetchSize},
  * H2's lazy execution, PostgreSQL's server-side cursor), keeping per privacy unit only the state
- * its bounding needs, then aggregates the kept rows per cell.
+ * its bounding needs, then aggregates the kept rows per cell. On embedded H2 an integer key with
+ * a whole {@code min} and {@code bin: 1} is read as it is and its domain tested here ({@link
+ * MeasurementSql.StreamedLayout}): a row outside the domain is dropped before it reaches its
+ * unit's state, so it takes no place in a reservoir, exactly as the push-down statement filters
+ * it before numbering the unit's rows.
  *
  * <p>Per-unit state and its distribution, the same as the push-down window's:
  *
@@ -258,18 +262,20 @@ final class StreamingMeasurement implements MeasurementStrategy {
     RowReader[] reader = {null};
     stream(sql, parameters, rs -> {
       if (reader[0] == null) {
-        reader[0] = new RowReader(rs, plan, groups.extraKeys());
+        reader[0] = new RowReader(rs, plan, groups.extraKeys(), sql.layout());
         kept.units.integral = reader[0].integralUnit;
       }
       RowReader r = reader[0];
+      // outside the domain (a key the statement leaves to the reader): not a row of the unit, as
+      // the push-down statement filters it before numbering the unit's rows
+      int g = groups.of(rs, r);
+      if (g < 0) {
+        return;
+      }
       int u = kept.unit(rs);
-      long n = ++kept.seen[u];
+      long n = kept.seen(u);
       int row;
       if (n <= k) {
-        int g = groups.of(rs, r);
-        if (g < 0) {
-          return; // outside the domain: the statement filters such rows, so never
-        }
         row = kept.add(u, g);
         if (kept.size > maxKeptRows) {
           throw new OverCap(maxKeptRows);
@@ -277,10 +283,6 @@ final class StreamingMeasurement implements MeasurementStrategy {
       } else {
         long j = draws.uniformBelow(n);
         if (j >= k) {
-          return;
-        }
-        int g = groups.of(rs, r);
-        if (g < 0) {
           return;
         }
         row = kept.slot(u, (int) j);
@@ -307,7 +309,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
     RowReader[] reader = {null};
     stream(sql, parameters, rs -> {
       if (reader[0] == null) {
-        reader[0] = new RowReader(rs, plan, extraKeys);
+        reader[0] = new RowReader(rs, plan, extraKeys, sql.layout());
       }
       Object unitKey = rs.getObject(1);
       GroupedUnit unit = units.computeIfAbsent(unitKey, x -> new GroupedUnit(m));
@@ -378,13 +380,16 @@ final class StreamingMeasurement implements MeasurementStrategy {
     private final Object[] oneKey = new Object[1];
     private final Object[] keyValues;
     private final CellDomain[] single;
+    /** Per key: its domain's integer bounds when the column holds the key itself, else null. */
+    private final MeasurementSql.RawKey[] raw;
     final boolean integralUnit;
     /** Per measurement: its V column (1-based), or 0 for COUNT(*) and COUNT(DISTINCT unit). */
     private final int[] valueColumn;
     private final Measurement.Kind[] kinds;
     private final boolean anyDistinct;
 
-    RowReader(ResultSet rs, MeasurementPlan plan, int extraKeys) throws SQLException {
+    RowReader(ResultSet rs, MeasurementPlan plan, int extraKeys,
+        MeasurementSql.StreamedLayout layout) throws SQLException {
       ResultSetMetaData md = rs.getMetaData();
       this.cells = plan.cells();
       this.keys = cells.columns().size();
@@ -394,6 +399,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
       categorical = new boolean[keys];
       single = new CellDomain[keys];
       keyValues = new Object[keys];
+      raw = layout.rawKeys().toArray(new MeasurementSql.RawKey[0]);
       integral = new boolean[md.getColumnCount() + 1];
       for (int c = 1; c <= md.getColumnCount(); c++) {
         integral[c] = isIntegral(md.getColumnType(c));
@@ -408,11 +414,10 @@ final class StreamingMeasurement implements MeasurementStrategy {
       int ms = plan.measurements().size();
       valueColumn = new int[ms];
       kinds = new Measurement.Kind[ms];
-      int next = 2 + keys + extraKeys;
       boolean distinct = false;
       for (int i = 0; i < ms; i++) {
         kinds[i] = plan.measurements().get(i).kind();
-        valueColumn[i] = kinds[i] == Measurement.Kind.COUNT_STAR ? 0 : next++;
+        valueColumn[i] = layout.valueColumns()[i];
         distinct |= kinds[i] == Measurement.Kind.COUNT_DISTINCT;
       }
       anyDistinct = distinct;
@@ -429,7 +434,26 @@ final class StreamingMeasurement implements MeasurementStrategy {
       for (int i = 0; i < keys; i++) {
         int col = 2 + i;
         long bin;
-        if (categorical[i]) {
+        if (raw[i] != null) {
+          long v;
+          if (integral[col]) {
+            v = rs.getLong(col);
+            if (v == 0 && rs.wasNull()) {
+              return -1;
+            }
+          } else {
+            Object o = rs.getObject(col);
+            if (o == null) {
+              return -1;
+            }
+            v = o instanceof Integer || o instanceof Long ? ((Number) o).longValue()
+                : new BigDecimal(o.toString()).longValueExact();
+          }
+          if (v < raw[i].min() || v > raw[i].max()) {
+            return -1;
+          }
+          bin = v - raw[i].min();
+        } else if (categorical[i]) {
           Object v = rs.getObject(col);
           if (v == null) {
             return -1;
@@ -619,9 +643,11 @@ final class StreamingMeasurement implements MeasurementStrategy {
    * read; SQL NULL is one unit, as {@code PARTITION BY} has it.
    */
   private static final class UnitIds {
+    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
     boolean integral;
-    private long[] table = new long[1 << 12];
-    private int[] ids = new int[1 << 12]; // id + 1, 0 for an empty slot
+    /** Slot i: the key at 2i, its id + 1 at 2i + 1 (0 for an empty slot): one cache line. */
+    private long[] slots = new long[2 << 12];
+    private int shift = Long.SIZE - 12; // a key's home slot: the top log2(slots) bits of its hash
     private Map<Object, Integer> objects;
     private int nullId = -1;
     int count;
@@ -654,39 +680,38 @@ final class StreamingMeasurement implements MeasurementStrategy {
     }
 
     private int idOf(long v) {
-      int mask = table.length - 1;
-      int i = (int) ((v * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+      int mask = (slots.length >> 1) - 1;
+      int i = (int) ((v * GOLDEN) >>> shift);
       while (true) {
-        int id = ids[i];
+        long id = slots[2 * i + 1];
         if (id == 0) {
-          table[i] = v;
-          ids[i] = count + 1;
-          if (++count * 2 > table.length) {
+          slots[2 * i] = v;
+          slots[2 * i + 1] = count + 1;
+          if (++count * 4 > slots.length) { // at most half the slots taken
             grow();
           }
           return count - 1;
         }
-        if (table[i] == v) {
-          return id - 1;
+        if (slots[2 * i] == v) {
+          return (int) id - 1;
         }
         i = (i + 1) & mask;
       }
     }
 
     private void grow() {
-      long[] oldTable = table;
-      int[] oldIds = ids;
-      table = new long[oldTable.length * 2];
-      ids = new int[oldIds.length * 2];
-      int mask = table.length - 1;
-      for (int j = 0; j < oldTable.length; j++) {
-        if (oldIds[j] != 0) {
-          int i = (int) ((oldTable[j] * 0x9E3779B97F4A7C15L) >>> 40) & mask;
-          while (ids[i] != 0) {
+      long[] old = slots;
+      slots = new long[old.length * 2];
+      shift--;
+      int mask = (slots.length >> 1) - 1;
+      for (int j = 0; j < old.length; j += 2) {
+        if (old[j + 1] != 0) {
+          int i = (int) ((old[j] * GOLDEN) >>> shift);
+          while (slots[2 * i + 1] != 0) {
             i = (i + 1) & mask;
           }
-          table[i] = oldTable[j];
-          ids[i] = oldIds[j];
+          slots[2 * i] = old[j];
+          slots[2 * i + 1] = old[j + 1];
         }
       }
     }
@@ -700,8 +725,11 @@ final class StreamingMeasurement implements MeasurementStrategy {
    */
   private static final class KeptRows {
     final UnitIds units = new UnitIds();
-    long[] seen = new long[1 << 12];
-    private int[] head = new int[1 << 12];
+    /**
+     * Unit u's rows seen so far at 2u, the first of its kept rows at 2u + 1 (-1: none), side by
+     * side: a streamed row touches one place per unit.
+     */
+    private long[] state = newState(1 << 12, 0);
     int size;
     private int[] next = new int[1 << 12];
     int[] group = new int[1 << 12];
@@ -731,18 +759,33 @@ final class StreamingMeasurement implements MeasurementStrategy {
       distinctStride = nd;
       values = new long[group.length * nv];
       distinct = new Object[group.length * nd];
-      Arrays.fill(head, -1);
+    }
+
+    private static long[] newState(int units, int from) {
+      long[] state = new long[2 * units];
+      for (int u = from; u < units; u++) {
+        state[2 * u + 1] = -1;
+      }
+      return state;
+    }
+
+    /** Counts one more row of unit {@code u}: its number among the unit's rows (1 first). */
+    long seen(int u) {
+      return ++state[2 * u];
+    }
+
+    private int head(int u) {
+      return (int) state[2 * u + 1];
     }
 
     /** The id of the current row's unit, with room for its state. */
     int unit(ResultSet rs) throws SQLException {
       int u = units.idOf(rs);
-      if (u >= head.length) {
-        int n = head.length * 2;
-        seen = Arrays.copyOf(seen, n);
-        int old = head.length;
-        head = Arrays.copyOf(head, n);
-        Arrays.fill(head, old, n, -1);
+      if (2 * u >= state.length) {
+        int old = state.length / 2;
+        long[] grown = newState(2 * old, old);
+        System.arraycopy(state, 0, grown, 0, state.length);
+        state = grown;
       }
       return u;
     }
@@ -757,15 +800,15 @@ final class StreamingMeasurement implements MeasurementStrategy {
         distinct = Arrays.copyOf(distinct, n * distinctStride);
       }
       int row = size++;
-      next[row] = head[u];
+      next[row] = head(u);
       group[row] = g;
-      head[u] = row;
+      state[2 * u + 1] = row;
       return row;
     }
 
     /** The row in slot {@code j} of unit {@code u}'s full reservoir. */
     int slot(int u, int j) {
-      int row = head[u];
+      int row = head(u);
       for (int i = 0; i < j; i++) {
         row = next[row];
       }
@@ -778,7 +821,7 @@ final class StreamingMeasurement implements MeasurementStrategy {
       int[] lastUnit = new int[groups];
       Arrays.fill(lastUnit, -1);
       for (int u = 0; u < units.count; u++) {
-        for (int row = head[u]; row >= 0; row = next[row]) {
+        for (int row = head(u); row >= 0; row = next[row]) {
           int g = group[row];
           t.rows[g]++;
           if (lastUnit[g] != u) {

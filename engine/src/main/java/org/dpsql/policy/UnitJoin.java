@@ -8,6 +8,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * The join of private tables that protect the same kind of person (the same {@code unit:} name in
@@ -236,22 +240,23 @@ public record UnitJoin(List<TablePolicy> members, List<Link> links, Map<String, 
    */
   public String fromSql(SqlDialect dialect) {
     List<String> select = new ArrayList<>();
-    for (Map.Entry<String, Source> e : columns.entrySet()) {
-      Source s = e.getValue();
-      String value = alias(s.member(), dialect) + "." + dialect.quoteIdentifier(s.column());
-      boolean unit = s.member() == 0 && s.column().equals(members.get(0).privacyUnit())
-          && e.getKey().equals(relationUnit());
-      if (unit && outer()) {
-        List<String> units = new ArrayList<>();
-        for (int i = 0; i < members.size(); i++) {
-          units.add(alias(i, dialect) + "." + dialect.quoteIdentifier(members.get(i).privacyUnit()));
-        }
-        value = "COALESCE(" + String.join(", ", units) + ")";
-      }
-      select.add(value + " AS " + dialect.quoteIdentifier(e.getKey()));
+    for (String name : columns.keySet()) {
+      select.add(flatColumn(name).toSqlString(dialect).getSql() + " AS "
+          + dialect.quoteIdentifier(name));
     }
-    StringBuilder sql = new StringBuilder("(SELECT ").append(String.join(", ", select))
-        .append(" FROM ");
+    return "(SELECT " + String.join(", ", select) + " FROM " + flatFromSql(dialect) + ") "
+        + dialect.quoteIdentifier("DPSQL_J");
+  }
+
+  /**
+   * The join without a derived table around it: {@code t0 J0 [LEFT] JOIN t1 J1 ON J1.unit =
+   * J0.unit ...}, the rows of {@link #fromSql}, whose columns {@link #flatColumn} reads. A
+   * filter written over these columns is the same filter as over the derived table's (both are
+   * applied to the join's rows, after the join), and spares an embedded backend a second row per
+   * row of the join.
+   */
+  public String flatFromSql(SqlDialect dialect) {
+    StringBuilder sql = new StringBuilder();
     for (int i = 0; i < members.size(); i++) {
       TablePolicy m = members.get(i);
       if (i > 0) {
@@ -268,7 +273,47 @@ public record UnitJoin(List<TablePolicy> members, List<Link> links, Map<String, 
             .append(dialect.quoteIdentifier(members.get(target).privacyUnit()));
       }
     }
-    return sql.append(") ").append(dialect.quoteIdentifier("DPSQL_J")).toString();
+    return sql.toString();
+  }
+
+  /**
+   * The expression that reads the relation's column {@code name} (as spelled in {@link
+   * #columns()}, else the one column whose name equals it ignoring case) in {@link #flatFromSql}:
+   * its member's column qualified by the member's alias ({@code J1.PLAN}); the relation's unit
+   * column with outer joins is the first non-null unit of the row's members. Null when the
+   * relation has no such column.
+   */
+  public SqlNode flatColumn(String name) {
+    String key = name;
+    Source s = columns.get(name);
+    if (s == null) {
+      for (Map.Entry<String, Source> e : columns.entrySet()) {
+        if (e.getKey().equalsIgnoreCase(name)) {
+          if (s != null) {
+            return null; // two columns differ only in case: not resolved here
+          }
+          s = e.getValue();
+          key = e.getKey();
+        }
+      }
+      if (s == null) {
+        return null;
+      }
+    }
+    boolean unit = s.member() == 0 && s.column().equals(members.get(0).privacyUnit())
+        && key.equals(relationUnit());
+    if (unit && outer()) {
+      List<SqlNode> units = new ArrayList<>();
+      for (int i = 0; i < members.size(); i++) {
+        units.add(memberColumn(i, members.get(i).privacyUnit()));
+      }
+      return SqlStdOperatorTable.COALESCE.createCall(SqlParserPos.ZERO, units);
+    }
+    return memberColumn(s.member(), s.column());
+  }
+
+  private static SqlIdentifier memberColumn(int member, String column) {
+    return new SqlIdentifier(List.of("J" + member, column), SqlParserPos.ZERO);
   }
 
   /** The name of the relation's unit column (the first member's unit, maybe qualified). */

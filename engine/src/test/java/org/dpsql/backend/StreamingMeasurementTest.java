@@ -259,6 +259,56 @@ class StreamingMeasurementTest {
     }
   }
 
+  /**
+   * Rows whose key lies outside its integer domain (AGE in [0, 9]: -1, 10, 12, NULL) are left to
+   * the streamed reader's domain test on H2 (the statement reads AGE itself): they must take no
+   * place in a unit's reservoir, as the push-down statement filters them before numbering a
+   * unit's rows. Every unit here has at most k = 3 rows inside the domain and up to 3 more
+   * outside, the outside ones first in the scan: a reservoir that counted them would drop some
+   * of the unit's rows inside, so the two strategies agree exactly only if it does not (over
+   * several seeds).
+   */
+  @Test
+  void rowsOutsideAnIntegerDomainTakeNoPlaceInTheReservoir() throws Exception {
+    open("INSERT INTO T SELECT X, MOD(X, 200), 'A', CASE MOD(X, 4) WHEN 0 THEN -1 WHEN 1 THEN 10 "
+            + "WHEN 2 THEN 12 ELSE NULL END, 1, 'p' FROM SYSTEM_RANGE(0, 599)",
+        "INSERT INTO T SELECT 1000 + X, MOD(X, 200), CASE MOD(X, 2) WHEN 0 THEN 'A' ELSE 'B' END, "
+            + "MOD(X * 7, 10), MOD(X, 5), 'p' FROM SYSTEM_RANGE(0, 599)");
+    MeasurementPlan plan = plan("SELECT G, AGE, COUNT(*), SUM(V) FROM T GROUP BY G, AGE");
+    assertFalse(pushDown().streamedRowsSqlFor(plan).sql().contains("\"AGE\" >="),
+        "the reader tests AGE's domain: " + pushDown().streamedRowsSqlFor(plan).sql());
+    long[][] pushed = pushDown().measure(plan, List.of());
+    assertEquals(600, java.util.Arrays.stream(pushed[0]).sum(), "every row inside is kept");
+    for (long seed = 1; seed <= 5; seed++) {
+      assertArrayEquals(pushed, streaming(seed).measure(plan, List.of()), "seed " + seed);
+    }
+  }
+
+  /**
+   * A private join with a filter on both members, a sum, and an outer join: streamed on H2 as
+   * the join itself (no derived table around it, the filter over the members' qualified
+   * columns), with the same rows as push-down's derived table: equal answers where bounding keeps
+   * every row.
+   */
+  @Test
+  void aFlatStreamedJoinHasTheRowsOfTheDerivedTable() throws Exception {
+    open(LIGHT);
+    for (String sql : List.of(
+        "SELECT u.PLAN, COUNT(*), SUM(t.V), AVG(t.V) FROM T t JOIN U u ON t.UNIT = u.UNIT "
+            + "WHERE t.AGE > 2 AND u.PLAN <> 'Y' OR t.G = 'C' GROUP BY u.PLAN",
+        "SELECT t.G, COUNT(*), COUNT(DISTINCT u.UNIT) FROM U u LEFT JOIN T t ON t.UNIT = u.UNIT "
+            + "WHERE u.PLAN = 'X' GROUP BY t.G",
+        "SELECT t.AGE, COUNT(*) FROM T t JOIN U u ON t.UNIT = u.UNIT "
+            + "WHERE t.V BETWEEN 1 AND 8 AND u.PLAN IN ('X', 'Y') GROUP BY t.AGE")) {
+      MeasurementPlan plan = plan(sql);
+      String streamed = pushDown().streamedRowsSqlFor(plan).sql();
+      assertFalse(streamed.contains("DPSQL_J"), "a flat join: " + streamed);
+      long[][] pushed = pushDown().measure(plan, List.of());
+      assertArrayEquals(pushed, streaming(7).measure(plan, List.of()), sql);
+      assertTrue(java.util.Arrays.stream(pushed[0]).sum() > 0, sql);
+    }
+  }
+
   @Test
   void theParameterisedFilterIsBoundInTheStream() throws Exception {
     open(LIGHT);
