@@ -31,6 +31,15 @@ public final class ExactMeasurer {
   private final StreamingMeasurement streaming;
   private final boolean embedded;
   private final long maxKeptRows;
+  /**
+   * Held by every measurement on an embedded H2 connection, for the whole measurement: a streamed
+   * scan reads a lazy result across many H2 commands in the connection's one transaction, and a
+   * statement that another thread runs on the same connection meanwhile ends that transaction
+   * when it auto-commits (H2: "Transaction 1 is closed"; the scan then fails and charges nothing).
+   * H2 runs one command of a session at a time anyway, so little concurrency is lost.
+   */
+  private final java.util.concurrent.locks.ReentrantLock embeddedScans =
+      new java.util.concurrent.locks.ReentrantLock();
 
   /** Push-down only (no bounding randomness in the JVM). */
   public ExactMeasurer(Connection backend, SqlDialect dialect) {
@@ -151,6 +160,24 @@ public final class ExactMeasurer {
   }
 
   private <T> T run(MeasurementPlan plan, Run<T> run) throws SQLException {
+    if (!embedded) {
+      return runUnlocked(plan, run);
+    }
+    try {
+      embeddedScans.lockInterruptibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLException("the statement was cancelled before its answer was released. "
+          + "Nothing was charged.", "57014", e);
+    }
+    try {
+      return runUnlocked(plan, run);
+    } finally {
+      embeddedScans.unlock();
+    }
+  }
+
+  private <T> T runUnlocked(MeasurementPlan plan, Run<T> run) throws SQLException {
     MeasurementStrategy strategy = choose(plan).strategy();
     if (strategy == pushDown) {
       return run.by(pushDown);
