@@ -72,6 +72,15 @@ final class ModeProduct {
     }
   }
 
+  /** The fibre {@code (l, ·, r)} of a tensor held as {@code [left][d][right]}. */
+  private static long[] fibre(long[] t, int l, int r, int d, int right) {
+    long[] fibre = new long[d];
+    for (int a = 0; a < d; a++) {
+      fibre[a] = t[(l * d + a) * right + r];
+    }
+    return fibre;
+  }
+
   /**
    * Exact {@code N} along mode {@code f}.
    *
@@ -86,10 +95,7 @@ final class ModeProduct {
     fibres(left, right, d, i -> {
       int l = i / right;
       int r = i % right;
-      long[] fibre = new long[d];
-      for (int a = 0; a < d; a++) {
-        fibre[a] = t[(l * d + a) * right + r];
-      }
+      long[] fibre = fibre(t, l, r, d, right);
       long[] y = n.times(fibre);
       for (int b = 0; b < outDim; b++) {
         out[(l * outDim + b) * right + r] = y[b];
@@ -113,10 +119,7 @@ final class ModeProduct {
     fibres(left, right, d, i -> {
       int l = i / right;
       int r = i % right;
-      long[] fibre = new long[d];
-      for (int a = 0; a < d; a++) {
-        fibre[a] = t[(l * d + a) * right + r];
-      }
+      long[] fibre = fibre(t, l, r, d, right);
       BigInteger[] y = n.timesWide(fibre);
       for (int b = 0; b < outDim; b++) {
         out[(l * outDim + b) * right + r] = y[b];
