@@ -194,32 +194,53 @@ class SineLatticeTest {
     LatticeStrategy l = LatticeStrategy.of("k", List.of(LatticeMatrix.of(f0), LatticeMatrix.of(f1)));
     long[][] a0 = dense(f0);
     long[][] a1 = dense(f1);
-    int n = n0 * n1;
-    BigInteger[][] kron = new BigInteger[n][n];
+    BigInteger[][] kron = kronecker(a0, a1);
     BigInteger s2 = BigInteger.ZERO;
-    for (int c = 0; c < n; c++) {
+    for (int c = 0; c < kron.length; c++) {
       BigInteger col = BigInteger.ZERO;
-      for (int row = 0; row < n; row++) {
-        kron[row][c] = BigInteger.valueOf(a0[row / n1][c / n1])
-            .multiply(BigInteger.valueOf(a1[row % n1][c % n1]));
-        col = col.add(kron[row][c].pow(2));
+      for (BigInteger[] row : kron) {
+        col = col.add(row[c].pow(2));
       }
       s2 = s2.max(col);
     }
     assertEquals(s2, l.maxColumnSumOfSquares());
+    assertTimesEqualsDense(l, kron, new long[] {0, 1L << 30, 1L << 40}, shape);
+  }
+
+  /** The dense Kronecker product {@code a0 ⊗ a1} of two integer matrices, exactly. */
+  private static BigInteger[][] kronecker(long[][] a0, long[][] a1) {
+    int n1 = a1.length;
+    int m1 = a1[0].length;
+    BigInteger[][] kron = new BigInteger[a0.length * n1][a0[0].length * m1];
+    for (int row = 0; row < kron.length; row++) {
+      for (int c = 0; c < kron[row].length; c++) {
+        kron[row][c] = BigInteger.valueOf(a0[row / n1][c / m1])
+            .multiply(BigInteger.valueOf(a1[row % n1][c % m1]));
+      }
+    }
+    return kron;
+  }
+
+  /**
+   * {@code l}'s exact product equals the dense integer product with {@code dense} on random counts
+   * (0 to 999) above each of {@code bases}.
+   */
+  private static void assertTimesEqualsDense(LatticeStrategy l, BigInteger[][] dense, long[] bases,
+      String what) {
+    int n = dense[0].length;
     java.util.SplittableRandom r = new java.util.SplittableRandom(n);
-    for (long base : new long[] {0, 1L << 30, 1L << 40}) {
+    for (long base : bases) {
       long[] x = new long[n];
       for (int j = 0; j < n; j++) {
         x[j] = base + r.nextInt(1000);
       }
       BigInteger[] got = l.numeratorsTimes(x);
-      for (int row = 0; row < n; row++) {
+      for (int row = 0; row < dense.length; row++) {
         BigInteger e = BigInteger.ZERO;
         for (int c = 0; c < n; c++) {
-          e = e.add(kron[row][c].multiply(BigInteger.valueOf(x[c])));
+          e = e.add(dense[row][c].multiply(BigInteger.valueOf(x[c])));
         }
-        assertEquals(e, got[row], shape + " base " + base + " row " + row);
+        assertEquals(e, got[row], what + " base " + base + " row " + row);
       }
     }
   }
@@ -241,26 +262,8 @@ class SineLatticeTest {
       LatticeMatrix f0 = kinds.startsWith("sine") ? LatticeMatrix.of(lattice(n0)) : d0;
       LatticeMatrix f1 = kinds.endsWith("sine") ? LatticeMatrix.of(lattice(n1)) : d1;
       LatticeStrategy l = LatticeStrategy.of("k", List.of(f0, f1));
-      long[][] a0 = f0.toLongArray();
-      long[][] a1 = f1.toLongArray();
-      int n = n0 * n1;
-      java.util.SplittableRandom r = new java.util.SplittableRandom(n);
-      for (long base : new long[] {0, 1L << 50}) {
-        long[] x = new long[n];
-        for (int j = 0; j < n; j++) {
-          x[j] = base + r.nextInt(1000);
-        }
-        BigInteger[] got = l.numeratorsTimes(x);
-        for (int row = 0; row < n; row++) {
-          BigInteger e = BigInteger.ZERO;
-          for (int c = 0; c < n; c++) {
-            e = e.add(BigInteger.valueOf(a0[row / n1][c / n1])
-                .multiply(BigInteger.valueOf(a1[row % n1][c % n1]))
-                .multiply(BigInteger.valueOf(x[c])));
-          }
-          assertEquals(e, got[row], kinds + " bits " + bits + " base " + base + " row " + row);
-        }
-      }
+      assertTimesEqualsDense(l, kronecker(f0.toLongArray(), f1.toLongArray()),
+          new long[] {0, 1L << 50}, kinds + " bits " + bits);
     }
   }
 
