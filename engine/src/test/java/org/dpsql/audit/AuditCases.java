@@ -350,6 +350,17 @@ final class AuditCases {
   }
 
   /**
+   * The policy of the private join paths: T and U private tables of the same persons ({@code
+   * unit: person}), T bounded to 2 rows per unit and U to 1, pure ε = 2 per query.
+   */
+  private static final String PERSON_TABLES_T_AND_U = "allow_seed: true\n" + PURE_DEFAULT_2
+      + "tables:\n  T:\n"
+      + "    privacy_unit: UNIT\n    unit: person\n    max_rows_per_unit: 2\n"
+      + "    columns:\n      G: {values: [A, B]}\n  U:\n    privacy_unit: UNIT\n"
+      + "    unit: person\n    max_rows_per_unit: 1\n    columns:\n"
+      + "      PLAN: {values: [P, Q]}\n";
+
+  /**
    * COUNT(*) GROUP BY PLAN over T joined with U(UNIT, PLAN), a second private table of the same
    * persons ({@code unit: person} on both): the added unit has 100 rows in T and 5 in U, so 500
    * rows in the join, all in cell P. The honest engine bounds the join's rows to k = 2 per unit
@@ -362,11 +373,7 @@ final class AuditCases {
         + "FROM SYSTEM_RANGE(0, 39)");
     List<String> unit = new ArrayList<>(aggregateUnit());
     unit.add("INSERT INTO U SELECT " + UNIT + ", 'P' FROM SYSTEM_RANGE(1, 5)");
-    String policy = "allow_seed: true\n" + PURE_DEFAULT_2 + "tables:\n  T:\n"
-        + "    privacy_unit: UNIT\n    unit: person\n    max_rows_per_unit: 2\n"
-        + "    columns:\n      G: {values: [A, B]}\n  U:\n    privacy_unit: UNIT\n"
-        + "    unit: person\n    max_rows_per_unit: 1\n    columns:\n"
-        + "      PLAN: {values: [P, Q]}\n";
+    String policy = PERSON_TABLES_T_AND_U;
     return new AuditCase("private-join", "COUNT(*) GROUP BY U.PLAN over T JOIN U ON the unit "
             + "(two private tables of the same persons, bounded to k = 2 after the join, fan-out "
             + "100 × 5), pure ε = 2 (default_query)", background, unit, policy,
@@ -407,11 +414,7 @@ final class AuditCases {
         + "FROM SYSTEM_RANGE(0, 39)");
     List<String> unit = new ArrayList<>(aggregateUnit());
     unit.add("INSERT INTO U VALUES (" + UNIT + ", 'P')");
-    String policy = "allow_seed: true\n" + PURE_DEFAULT_2 + "tables:\n  T:\n"
-        + "    privacy_unit: UNIT\n    unit: person\n    max_rows_per_unit: 2\n"
-        + "    columns:\n      G: {values: [A, B]}\n  U:\n    privacy_unit: UNIT\n"
-        + "    unit: person\n    max_rows_per_unit: 1\n    columns:\n"
-        + "      PLAN: {values: [P, Q]}\n";
+    String policy = PERSON_TABLES_T_AND_U;
     return new AuditCase("private-semi-join", "COUNT(*) GROUP BY G over T WHERE UNIT IN (SELECT "
             + "UNIT FROM U WHERE PLAN = 'P'), U's unit its primary key: the join on the unit, "
             + "bounded to k = 2 after the join, 100 rows of the added unit), pure ε = 2 "
