@@ -323,15 +323,15 @@ public final class QueryAnalyzer {
 
   private AnalyzedStatement analyzePrivateStatement(String sql, SqlNode node, String normalized,
       Tables t) throws SQLException {
-    SqlNode fresh = parse(sql);
     if (outsideSingleTableForm(node)) {
       // WITH, subqueries, HAVING, window functions: only the relational front end answers them
-      return composite(fresh, normalized, null);
+      // (the parse tree is still as parsed: nothing has validated or rewritten it)
+      return composite(node, normalized, null);
     }
     List<AnalyzedStatement.ParameterInfo> params;
     Object q;
     try {
-      params = validate(fresh);
+      params = validate(parse(sql)); // validation rewrites the tree it reads: a copy
       q = analyzePrivate(node, null, t);
     } catch (SQLException e) {
       if (!answeredRelationally(e)) {
@@ -405,10 +405,9 @@ public final class QueryAnalyzer {
    */
   private AnalyzedStatement analyzeCanonical(org.dpsql.sql.relational.ReleasePlan.Release release)
       throws SQLException {
-    String sql = release.coreSql();
-    SqlNode node = parse(sql);
+    SqlSelect node = release.core().node();
     Tables t = tablesOf(node);
-    String normalized = node.toSqlString(AnsiSqlDialect.DEFAULT).getSql();
+    String normalized = release.coreSql();
     PublicJoins.Joined joined = null;
     if (!release.definitions().isEmpty()) {
       // the canonical statement was validated as part of the whole statement (and may name
@@ -418,7 +417,7 @@ public final class QueryAnalyzer {
           release.computed());
       normalized = normalized + " WITH " + String.join(", ", release.definitions());
     }
-    Object q = analyzePrivate(node, null, t, joined);
+    Object q = analyzePrivate(node, null, t, joined, release.hint());
     // a canonical statement has no parameters: statements that need one are refused before
     return q instanceof WorkloadQuery w
         ? new AnalyzedStatement.PrivateWorkload(w, normalized, List.of())
@@ -1170,7 +1169,7 @@ public final class QueryAnalyzer {
    */
   private Object analyzePrivate(SqlNode node, SqlNode validationCopy, Tables tables)
       throws SQLException {
-    return analyzePrivate(node, validationCopy, tables, null);
+    return analyzePrivate(node, validationCopy, tables, null, null);
   }
 
   /**
@@ -1178,7 +1177,7 @@ public final class QueryAnalyzer {
    * the derived columns a canonical statement of the relational front end names.
    */
   private Object analyzePrivate(SqlNode node, SqlNode validationCopy, Tables tables,
-      PublicJoins.Joined derived) throws SQLException {
+      PublicJoins.Joined derived, DpHint hint) throws SQLException {
     if (validationCopy != null) {
       SqlNode inner = validationCopy instanceof SqlExplain e ? e.getExplicandum() : validationCopy;
       validate(inner);
@@ -1203,7 +1202,7 @@ public final class QueryAnalyzer {
       throw SqlStates.notSupported(node.getKind() + " over a private table is not supported; "
           + "write aggregate queries, or a UNION ALL of them");
     }
-    SelectAnalysis a = analyzeSelect(select, orderList, offset, fetch, tables, derived);
+    SelectAnalysis a = analyzeSelect(select, orderList, offset, fetch, tables, derived, hint);
     if (a.groupingSets() == null && a.query().joins().isEmpty()) {
       return a.query();
     }
@@ -1248,7 +1247,7 @@ public final class QueryAnalyzer {
     DpHint hint = null;
     int width = -1;
     for (int b = 0; b < branches.size(); b++) {
-      SelectAnalysis a = analyzeSelect(branches.get(b), null, null, null, tables, null);
+      SelectAnalysis a = analyzeSelect(branches.get(b), null, null, null, tables, null, null);
       AggregateQuery q = a.query();
       if (table == null) {
         table = q.table();
@@ -1312,7 +1311,8 @@ public final class QueryAnalyzer {
   }
 
   private SelectAnalysis analyzeSelect(SqlSelect select, SqlNodeList orderList, SqlNode offset,
-      SqlNode fetch, Tables tables, PublicJoins.Joined derived) throws SQLException {
+      SqlNode fetch, Tables tables, PublicJoins.Joined derived, DpHint given)
+      throws SQLException {
     PublicJoins.Joined joined = null;
     TablePolicy table;
     if (derived != null) {
@@ -1328,7 +1328,7 @@ public final class QueryAnalyzer {
       throw SqlStates.notAllowed("SELECT DISTINCT over private table " + table.name()
           + " would reveal which values occur; use GROUP BY with COUNT(*) instead");
     }
-    DpHint hint = readHint(select);
+    DpHint hint = given != null ? given : readHint(select);
     if (select.getHaving() != null) {
       throw SqlStates.notSupported("HAVING is not supported on private tables yet; "
           + "filter the released rows in your client");

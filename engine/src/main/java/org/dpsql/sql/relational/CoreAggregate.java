@@ -18,6 +18,11 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.dpsql.errors.SqlStates;
@@ -65,18 +70,73 @@ public final class CoreAggregate {
       org.dpsql.policy.ComputedValue value) {}
 
   /**
-   * The canonical statement of a private aggregate without its DP hint ({@code body}, what follows
-   * {@code SELECT}), its derived columns (none when every group key and compared value is a plain
-   * column) and its computed arguments. {@code listsDomain}: it has no aggregate call and every
-   * group key is (a function of) a column with a declared domain, so its answer is that domain,
-   * free (see {@code org.dpsql.release.DomainListing}).
+   * The canonical statement of a private aggregate, as a parse tree built from the plan (never
+   * written as text and parsed again): its select list (group keys {@code C0, C1, ...} first, then
+   * the aggregate calls), the relation it reads, its filter (null when none) and its grouping
+   * (null when none), with its derived columns (none when every group key and compared value is a
+   * plain column) and its computed arguments. {@code listsDomain}: it has no aggregate call and
+   * every group key is (a function of) a column with a declared domain, so its answer is that
+   * domain, free (see {@code org.dpsql.release.DomainListing}).
    */
-  public record Canonical(String body, List<Derived> derived, List<Computed> computed,
-      boolean listsDomain) {
-    /** The statement with {@code hint} as its DP hint. */
+  public record Canonical(List<SqlNode> select, List<String> from, SqlNode where,
+      SqlNodeList group, List<Derived> derived, List<Computed> computed, boolean listsDomain) {
+    public Canonical {
+      select = List.copyOf(select);
+      from = List.copyOf(from);
+      derived = List.copyOf(derived);
+      computed = List.copyOf(computed);
+    }
+
+    /**
+     * A fresh parse tree of the statement (the analysis may rewrite the tree it is given), without
+     * a DP hint: the statement's hint is passed to the analysis as a value.
+     */
+    public SqlSelect node() {
+      SqlParserPos pos = SqlParserPos.ZERO;
+      SqlNodeList items = new SqlNodeList(pos);
+      select.forEach(n -> items.add(copy(n)));
+      return new SqlSelect(pos, null, items, new SqlIdentifier(from, pos),
+          where == null ? null : copy(where), group == null ? null : (SqlNodeList) copy(group),
+          null, null, null, null, null, null, null);
+    }
+
+    /** The statement as text with {@code hint} as its DP hint: what the ledger and EXPLAIN show. */
     public String sql(DpHint hint) {
       String hintText = hint.sqlText();
-      return "SELECT " + (hintText.isEmpty() ? "" : hintText + " ") + body;
+      String body = node().toSqlString(c -> c.withDialect(DIALECT).withAlwaysUseParentheses(false)
+          .withSelectListItemsOnSeparateLines(false).withUpdateSetListNewline(false)
+          .withIndentation(0)).getSql().replace('\n', ' ');
+      return hintText.isEmpty() ? body : "SELECT " + hintText + body.substring("SELECT".length());
+    }
+
+    private static SqlNode copy(SqlNode n) {
+      return n.accept(DeepCopy.INSTANCE);
+    }
+  }
+
+  /** A copy of a parse tree whose calls and lists are all new (identifiers and literals shared). */
+  private static final class DeepCopy extends org.apache.calcite.sql.util.SqlShuttle {
+    static final DeepCopy INSTANCE = new DeepCopy();
+
+    @Override
+    public SqlNode visit(org.apache.calcite.sql.SqlCall call) {
+      CallCopyingArgHandler handler = new CallCopyingArgHandler(call, true);
+      call.getOperator().acceptCall(this, call, false, handler);
+      return handler.result();
+    }
+
+    @Override
+    public SqlNode visit(SqlNodeList list) {
+      SqlNodeList out = new SqlNodeList(list.getParserPosition());
+      for (SqlNode n : list) {
+        out.add(n == null ? null : n.accept(this));
+      }
+      return out;
+    }
+
+    @Override
+    public SqlNode visit(SqlIdentifier id) {
+      return id.clone(id.getParserPosition());
     }
   }
 
@@ -151,8 +211,8 @@ public final class CoreAggregate {
     List<RexNode> conditions = new ArrayList<>();
     input.conditions().forEach(c -> conditions.add(c.accept(unpadding)));
     List<Derived> derived = new ArrayList<>();
-    List<String> select = new ArrayList<>();
-    List<String> groupBy = new ArrayList<>();
+    List<SqlNode> select = new ArrayList<>();
+    List<SqlNode> groupBy = new ArrayList<>();
     List<Integer> keys = new ArrayList<>();
     int out = 0;
     boolean declaredKeys = true;
@@ -170,19 +230,15 @@ public final class CoreAggregate {
         column = d.name();
         declaredKeys &= policy.apply(d.column()).map(c -> !c.hasPrivateKeys()).orElse(false);
       }
-      groupBy.add(quote(column));
-      select.add(quote(column) + " AS " + quote("C" + out++));
+      groupBy.add(id(column));
+      select.add(as(id(column), out++));
     }
     List<Computed> computed = new ArrayList<>();
     ValueBounds bounds = new ValueBounds(aggregate.getCluster().getRexBuilder(), columns, policy);
     for (AggregateCall call : aggregate.getAggCallList()) {
-      select.add(aggregate(call, fields, columns, bounds, computed) + " AS " + quote("C" + out++));
+      select.add(as(aggregate(call, fields, columns, bounds, computed), out++));
     }
-    StringBuilder sql = new StringBuilder(String.join(", ", select)).append(" FROM ");
-    List<String> name = input.name();
-    for (int i = 0; i < name.size(); i++) {
-      sql.append(i == 0 ? "" : ".").append(quote(name.get(i)));
-    }
+    SqlNode whereNode = null;
     if (!conditions.isEmpty()) {
       RexNode where = RexUtil.composeConjunction(aggregate.getCluster().getRexBuilder(), conditions);
       if (RexUtil.containsCorrelation(where)) {
@@ -195,26 +251,42 @@ public final class CoreAggregate {
           .accept(unpadding);
       where = derivedComparisons(where, columns, cells, derived,
           aggregate.getCluster().getRexBuilder());
-      sql.append(" WHERE ").append(sqlOf(where, i -> i < columns.size() ? columns.get(i)
-          : derived.get(i - columns.size()).name(), DIALECT));
+      whereNode = nodeOf(where, i -> i < columns.size() ? columns.get(i)
+          : derived.get(i - columns.size()).name(), DIALECT);
     }
+    SqlNodeList group = null;
+    SqlParserPos pos = SqlParserPos.ZERO;
     if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
       // ROLLUP, CUBE, GROUPING SETS: every grouping set, over the same (derived) keys
-      List<String> sets = new ArrayList<>();
+      SqlNodeList sets = new SqlNodeList(pos);
       for (org.apache.calcite.util.ImmutableBitSet set : aggregate.getGroupSets()) {
-        List<String> cols = new ArrayList<>();
+        SqlNodeList cols = new SqlNodeList(pos);
         for (int key : set) {
           cols.add(groupBy.get(keys.indexOf(key)));
         }
-        sets.add("(" + String.join(", ", cols) + ")");
+        sets.add(SqlStdOperatorTable.ROW.createCall(cols));
       }
-      sql.append(" GROUP BY GROUPING SETS (").append(String.join(", ", sets)).append(")");
+      group = SqlNodeList.of(SqlStdOperatorTable.GROUPING_SETS.createCall(sets));
     } else if (!groupBy.isEmpty()) {
-      sql.append(" GROUP BY ").append(String.join(", ", groupBy));
+      group = new SqlNodeList(groupBy, pos);
     }
     boolean listsDomain = aggregate.getAggCallList().isEmpty() && !keys.isEmpty()
         && aggregate.getGroupType() == Aggregate.Group.SIMPLE && declaredKeys;
-    return new Canonical(sql.toString(), derived, computed, listsDomain);
+    return new Canonical(select, input.name(), whereNode, group, derived, computed, listsDomain);
+  }
+
+  private static SqlNode countStar() {
+    return SqlStdOperatorTable.COUNT.createCall(SqlParserPos.ZERO,
+        SqlIdentifier.star(SqlParserPos.ZERO));
+  }
+
+  private static SqlIdentifier id(String name) {
+    return new SqlIdentifier(name, SqlParserPos.ZERO);
+  }
+
+  /** {@code e AS "C<i>"}. */
+  private static SqlNode as(SqlNode e, int i) {
+    return SqlStdOperatorTable.AS.createCall(SqlParserPos.ZERO, e, id("C" + i));
   }
 
   /** The input of an aggregate that reads one table through filters and projections. */
@@ -379,7 +451,7 @@ public final class CoreAggregate {
    * COUNT(*), COUNT(x), SUM(x) or AVG(x) of a traced aggregate call, where x is a column or a
    * computed argument (an expression with a propagated bound).
    */
-  private static String aggregate(AggregateCall call, List<RexNode> fields, List<String> columns,
+  private static SqlNode aggregate(AggregateCall call, List<RexNode> fields, List<String> columns,
       ValueBounds bounds, List<Computed> computed) throws SQLException {
     String name = call.getAggregation().getName();
     if (call.filterArg >= 0) {
@@ -390,7 +462,7 @@ public final class CoreAggregate {
           + "COUNT, SUM, AVG, STDDEV and VARIANCE); move the condition into WHERE");
     }
     SqlKind kind = call.getAggregation().getKind();
-    String quantile = quantile(call, kind, fields, columns);
+    SqlNode quantile = quantile(call, kind, fields, columns);
     if (quantile != null) {
       return quantile;
     }
@@ -398,25 +470,28 @@ public final class CoreAggregate {
       if (kind == SqlKind.COUNT && call.getArgList().size() == 1
           && fields.get(call.getArgList().get(0)) instanceof RexInputRef ref) {
         // the single-table analysis checks the column (a policy column or the privacy unit)
-        return "COUNT(DISTINCT " + quote(columns.get(ref.getIndex())) + ")";
+        return SqlStdOperatorTable.COUNT.createCall(
+            org.apache.calcite.sql.SqlSelectKeyword.DISTINCT.symbol(SqlParserPos.ZERO),
+            SqlParserPos.ZERO, id(columns.get(ref.getIndex())));
       }
       throw SqlStates.notSupported(name + "(DISTINCT ...) is answered privately only as COUNT("
           + "DISTINCT <policy column or privacy unit>); drop DISTINCT otherwise");
     }
     if (kind == SqlKind.COUNT) {
       if (call.getArgList().isEmpty()) {
-        return "COUNT(*)";
+        return countStar();
       }
       RexNode arg = fields.get(call.getArgList().get(0));
       if (arg instanceof RexLiteral lit && !lit.isNull()) {
-        return "COUNT(*)"; // COUNT(1): every row
+        return countStar(); // COUNT(1): every row
       }
-      return "COUNT(" + quote(argument(arg, columns, bounds, computed)) + ")";
+      return SqlStdOperatorTable.COUNT.createCall(SqlParserPos.ZERO,
+          id(argument(arg, columns, bounds, computed)));
     }
     if (kind == SqlKind.SUM || kind == SqlKind.SUM0 || kind == SqlKind.AVG) {
-      String fn = kind == SqlKind.AVG ? "AVG" : "SUM";
       RexNode arg = fields.get(call.getArgList().get(0));
-      return fn + "(" + quote(argument(arg, columns, bounds, computed)) + ")";
+      return (kind == SqlKind.AVG ? SqlStdOperatorTable.AVG : SqlStdOperatorTable.SUM).createCall(
+          SqlParserPos.ZERO, id(argument(arg, columns, bounds, computed)));
     }
     throw SqlStates.notSupported(name + " cannot be answered privately by dpsql yet; supported "
         + "aggregates are COUNT(*), COUNT(col), SUM(col) and AVG(col)");
@@ -427,13 +502,14 @@ public final class CoreAggregate {
    * {@code MIN(col)} or {@code MAX(col)} of a traced call (the single-table analysis checks the
    * column's public range), null for any other aggregate; XDP03 for a quantile of an expression.
    */
-  private static String quantile(AggregateCall call, SqlKind kind, List<RexNode> fields,
+  private static SqlNode quantile(AggregateCall call, SqlKind kind, List<RexNode> fields,
       List<String> columns) throws SQLException {
     String name = call.getAggregation().getName();
     if (kind == SqlKind.MIN || kind == SqlKind.MAX) {
       return call.isDistinct() || call.getArgList().size() != 1 ? null
-          : name + "(" + quote(quantileColumn(fields.get(call.getArgList().get(0)), columns,
-              name)) + ")";
+          : (kind == SqlKind.MIN ? SqlStdOperatorTable.MIN : SqlStdOperatorTable.MAX).createCall(
+              SqlParserPos.ZERO, id(quantileColumn(fields.get(call.getArgList().get(0)), columns,
+                  name)));
     }
     if (kind != SqlKind.PERCENTILE_CONT && kind != SqlKind.PERCENTILE_DISC) {
       return null;
@@ -445,9 +521,16 @@ public final class CoreAggregate {
     }
     org.apache.calcite.rel.RelFieldCollation order =
         call.getCollation().getFieldCollations().get(0);
-    return name + "(" + p.getValueAs(java.math.BigDecimal.class).toPlainString()
-        + ") WITHIN GROUP (ORDER BY " + quote(quantileColumn(fields.get(order.getFieldIndex()),
-            columns, name)) + (order.getDirection().isDescending() ? " DESC" : "") + ")";
+    SqlParserPos pos = SqlParserPos.ZERO;
+    SqlNode key = id(quantileColumn(fields.get(order.getFieldIndex()), columns, name));
+    if (order.getDirection().isDescending()) {
+      key = SqlStdOperatorTable.DESC.createCall(pos, key);
+    }
+    return SqlStdOperatorTable.WITHIN_GROUP.createCall(pos,
+        (kind == SqlKind.PERCENTILE_CONT ? SqlStdOperatorTable.PERCENTILE_CONT
+            : SqlStdOperatorTable.PERCENTILE_DISC).createCall(pos, SqlLiteral.createExactNumeric(
+                p.getValueAs(java.math.BigDecimal.class).toPlainString(), pos)),
+        SqlNodeList.of(key));
   }
 
   /** The table column a quantile is taken of, or XDP03 naming the expression. */
@@ -496,6 +579,14 @@ public final class CoreAggregate {
     throw SqlStates.notSupported(clause + " of the expression " + sqlOf(e, columns::get, DIALECT) + " over a private table"
         + " is not supported: " + clause + " a policy column, or an expression of one column whose"
         + " domain lists its values (categorical values, or integer bins of width 1)");
+  }
+
+  /** {@code e} as a parse tree, input field {@code i} named {@code name(i)}. */
+  static SqlNode nodeOf(RexNode e, java.util.function.IntFunction<String> name,
+      SqlDialect dialect) {
+    SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(dialect,
+        i -> new SqlIdentifier(name.apply(i), SqlParserPos.ZERO));
+    return context.toSql(null, e);
   }
 
   /** {@code e} as SQL of {@code dialect}, input field {@code i} named {@code name(i)}. */
@@ -547,10 +638,6 @@ public final class CoreAggregate {
         return lit;
       }
     };
-  }
-
-  private static String quote(String identifier) {
-    return DIALECT.quoteIdentifier(identifier);
   }
 
   /**

@@ -109,14 +109,13 @@ public final class PrivacyAnalysis {
     // is split among the distinct ones; a listing of declared domains costs nothing and takes
     // no share
     DpHint share = hint.share((int) Math.max(1, canonical.stream()
-        .filter(c -> !c.listsDomain()).map(c -> new ReleasePlan.Release("",
-        c.sql(DpHint.NONE), c.derived(), c.computed()).statementText()).distinct().count()),
+        .filter(c -> !c.listsDomain()).map(c -> new ReleasePlan.Release("", c, DpHint.NONE)
+        .statementText()).distinct().count()),
         policy.budget().defaultQuery());
     Map<RelNode, ReleasePlan.Release> releases = new IdentityHashMap<>();
     for (int i = 0; i < aggregates.size(); i++) {
       CoreAggregate.Canonical c = canonical.get(i);
-      releases.put(aggregates.get(i), new ReleasePlan.Release("R" + i, c.sql(share), c.derived(),
-          c.computed()));
+      releases.put(aggregates.get(i), new ReleasePlan.Release("R" + i, c, share));
     }
     List<ReleasePlan.PublicInput> inputs = new ArrayList<>();
     RelNode post = unpadded(replace(plan, releases, inputs));

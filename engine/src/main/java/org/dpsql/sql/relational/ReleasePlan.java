@@ -39,23 +39,31 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
   }
 
   /**
-   * One private aggregate, released as table {@code table}: its canonical statement and the
-   * derived columns (expressions of one point-domain column) the statement names.
+   * One private aggregate, released as table {@code table}: its canonical statement (a parse tree,
+   * with its derived columns: expressions of one point-domain column) and the statement's DP hint
+   * (its share of the statement's budget).
    */
-  public record Release(String table, String coreSql, List<CoreAggregate.Derived> derived,
-      List<CoreAggregate.Computed> computed) {
-    public Release {
-      derived = List.copyOf(derived);
-      computed = List.copyOf(computed);
+  public record Release(String table, CoreAggregate.Canonical core, org.dpsql.sql.DpHint hint) {
+    public List<CoreAggregate.Derived> derived() {
+      return core.derived();
+    }
+
+    public List<CoreAggregate.Computed> computed() {
+      return core.computed();
+    }
+
+    /** The canonical statement as text, with its hint: for the ledger, EXPLAIN and messages. */
+    public String coreSql() {
+      return core.sql(hint);
     }
 
     /** The definitions of the derived and computed columns, e.g. {@code DPSQL_V0 = ...}. */
     public List<String> definitions() {
       List<String> out = new java.util.ArrayList<>();
-      for (CoreAggregate.Derived d : derived) {
+      for (CoreAggregate.Derived d : derived()) {
         out.add(d.name() + " = " + d.text());
       }
-      for (CoreAggregate.Computed c : computed) {
+      for (CoreAggregate.Computed c : computed()) {
         out.add(c.name() + " = " + c.value().text() + " in [" + c.range().lo().toPlainString()
             + ", " + c.range().hi().toPlainString() + "]");
       }
@@ -69,9 +77,9 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
     public String statementText() {
       List<String> defs = definitions();
       if (defs.isEmpty()) {
-        return coreSql;
+        return coreSql();
       }
-      return coreSql + " /* " + String.join(", ", defs).replace("*/", "* /") + " */";
+      return coreSql() + " /* " + String.join(", ", defs).replace("*/", "* /") + " */";
     }
   }
 
