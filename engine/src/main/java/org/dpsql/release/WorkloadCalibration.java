@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import org.dpsql.accounting.Accounting;
 import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.errors.SqlStates;
+import org.dpsql.matrix.DirectStrategy;
 import org.dpsql.matrix.ErrorAnalysis;
 import org.dpsql.matrix.Strategies;
 import org.dpsql.matrix.Strategy;
@@ -232,7 +233,7 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
       rowSpaceCandidates(t, out);
       return out;
     }
-    Candidate direct = factors.size() == 1 ? directCandidate(t) : null;
+    Candidate direct = factors.size() == 1 ? directCandidate(t) : sparseDirectCandidate(t);
     if (direct != null) {
       out.add(direct);
     }
@@ -297,6 +298,38 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     });
   }
 
+  /** The most non-zeros of the workload's own rows measured sparsely ({@link DirectStrategy}). */
+  public static final long MAX_DIRECT_NONZEROS = 10_000_000L;
+
+  /**
+   * The workload's own rows when they are too many for {@link #directCandidate} (more than {@link
+   * #MAX_ROW_STRATEGY_QUERIES} queries, or too many entries), held sparsely ({@link
+   * DirectStrategy}: integer rows, exact sensitivity from their non-zeros, re-weighted per union
+   * member when that lowers the bound) and solved by conjugate gradients: so a workload over any
+   * number of cells is never answered worse than by measuring its own queries. Scored by the
+   * strategy's stated upper bound {@code ‖A‖² Σ mᵢ/cᵢ²} (exact when its rows are independent; for
+   * the plain rows {@code ‖W‖² m} against the exact {@code ‖W‖² rank(W)}); {@code null} when the
+   * workload has at least as many queries as cells (the identity is then no worse), rows that are
+   * not integers, or more than {@link #MAX_DIRECT_NONZEROS} non-zeros.
+   */
+  private static Candidate sparseDirectCandidate(Target t) {
+    Workload w = t.w();
+    if (rowsMeasurable(w) || w.queries() >= w.cells()
+        || !(w.frobeniusSquared() <= MAX_DIRECT_NONZEROS)) {
+      return null; // integer rows have at most ‖W‖_F² non-zeros
+    }
+    String design = t.pure() ? "direct-sparse-l1" : "direct-sparse-l2";
+    Mechanism m = t.pure() ? Mechanism.GEOMETRIC : Mechanism.DISCRETE_GAUSSIAN;
+    if (DESIGNS.get(StrategyCache.signature(t.key(), design)) == null
+        && DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS) == null) {
+      return null; // not integer rows (or too many non-zeros)
+    }
+    return t.candidate(m, design, () -> {
+      DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
+      return new Designed(a, a.totalL2Bound(), a.totalL1Bound(), Double.NaN);
+    });
+  }
+
   /**
    * Above {@link #MAX_DENSE_CELLS} cells (one attribute): the workload's own rows, measured and
    * inverted through their {@code m × m} row Gram. (A design on their row space with real weights
@@ -305,6 +338,9 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
    */
   private static void rowSpaceCandidates(Target t, List<Candidate> out) {
     Candidate direct = directCandidate(t);
+    if (direct == null) {
+      direct = sparseDirectCandidate(t);
+    }
     if (direct != null) {
       out.add(direct);
     }

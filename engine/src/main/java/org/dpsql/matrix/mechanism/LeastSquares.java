@@ -51,7 +51,10 @@ public final class LeastSquares {
     return strategy;
   }
 
-  /** {@code rank(Â)} (the product of the factors' ranks). */
+  /**
+   * {@code rank(Â)} (the product of the factors' ranks); for a factor solved by conjugate gradients
+   * (the workload's own rows over many cells) its row count, an upper bound.
+   */
   public long rank() {
     long r = 1;
     for (FactorInverse f : factors) {
@@ -109,6 +112,10 @@ public final class LeastSquares {
 
   /** Whether {@code w} lies in the row space of {@code Â} (to {@link #ROW_SPACE_TOLERANCE}). */
   public boolean inRowSpace(double[] w) {
+    if (w.length == strategy.cells() && factors.size() == 1
+        && factors.get(0).isMultipleOfRow(w)) {
+      return true; // one of the measured rows itself (iterative factors): no solve
+    }
     double[] p = projectOntoRowSpace(w);
     double norm = 0;
     double residual = 0;
