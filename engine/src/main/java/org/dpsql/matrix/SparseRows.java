@@ -247,7 +247,7 @@ public final class SparseRows {
       return base.permuteColumns(inverse);
     }
     // any other family: its explicit rows, when small enough to materialise
-    if (w.queries() * (double) n > Math.min(Workload.MAX_EXPLICIT_ENTRIES, 4L * max)) {
+    if (w.queries() * (double) n > Math.min(Workload.MAX_EXPLICIT_ENTRIES, 4.0 * max)) {
       throw new TooLarge();
     }
     double[][] a = w.matrix();

@@ -82,6 +82,14 @@ final class FactorInverse {
   private volatile java.util.Set<RowKey> rowKeys;
 
   FactorInverse(LatticeMatrix a) {
+    this(a, false);
+  }
+
+  /**
+   * The operators of {@code a}; {@code conjugateGradients} forces the iterative representation for
+   * any stored wide factor (tests compare it with the dense ones at small sizes).
+   */
+  FactorInverse(LatticeMatrix a, boolean conjugateGradients) {
     this.a = a;
     this.n = a.cols();
     this.sine = a.sine();
@@ -97,8 +105,8 @@ final class FactorInverse {
       rank = n;
       return;
     }
-    if (a.rows() < n && n > DENSE_CELLS
-        && (a.rows() > MAX_WIDE_ROWS || a.rows() * (double) n > MAX_WIDE_ENTRIES)) {
+    if (a.rows() < n && (conjugateGradients || n > DENSE_CELLS)
+        && (conjugateGradients || a.rows() > MAX_WIDE_ROWS || a.rows() * (double) n > MAX_WIDE_ENTRIES)) {
       iterative = true;
       rank = a.rows(); // an upper bound: the rank of a wide iterative factor is not computed
       return;

@@ -33,10 +33,14 @@ public final class LeastSquares {
   private final List<FactorInverse> factors;
 
   private LeastSquares(LatticeStrategy strategy) {
+    this(strategy, false);
+  }
+
+  private LeastSquares(LatticeStrategy strategy, boolean conjugateGradients) {
     this.strategy = strategy;
     List<FactorInverse> fs = new ArrayList<>();
     for (LatticeMatrix f : strategy.factors()) {
-      fs.add(new FactorInverse(f));
+      fs.add(new FactorInverse(f, conjugateGradients));
     }
     this.factors = List.copyOf(fs);
   }
@@ -44,6 +48,14 @@ public final class LeastSquares {
   /** Factorises {@code strategy} (O(n³) per Kronecker factor). */
   public static LeastSquares of(LatticeStrategy strategy) {
     return new LeastSquares(Objects.requireNonNull(strategy, "strategy"));
+  }
+
+  /**
+   * The inference with every wide stored factor solved by conjugate gradients whatever its size
+   * (for tests against the dense representations).
+   */
+  static LeastSquares iterative(LatticeStrategy strategy) {
+    return new LeastSquares(Objects.requireNonNull(strategy, "strategy"), true);
   }
 
   /** The strategy this inference belongs to. */
