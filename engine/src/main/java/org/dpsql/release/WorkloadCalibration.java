@@ -310,7 +310,8 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
    * strategy's stated upper bound {@code ‖A‖² Σ mᵢ/cᵢ²} (exact when its rows are independent; for
    * the plain rows {@code ‖W‖² m} against the exact {@code ‖W‖² rank(W)}); {@code null} when the
    * workload has at least as many queries as cells (the identity is then no worse), rows that are
-   * not integers, or more than {@link #MAX_DIRECT_NONZEROS} non-zeros.
+   * not integers, more than {@link #MAX_DIRECT_NONZEROS} non-zeros, or too ill-conditioned for
+   * conjugate gradients (checked when the candidate is scored, with a data-independent probe).
    */
   private static Candidate sparseDirectCandidate(Target t) {
     Workload w = t.w();
@@ -320,9 +321,19 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     }
     String design = t.pure() ? "direct-sparse-l1" : "direct-sparse-l2";
     Mechanism m = t.pure() ? Mechanism.GEOMETRIC : Mechanism.DISCRETE_GAUSSIAN;
-    if (DESIGNS.get(StrategyCache.signature(t.key(), design)) == null
-        && DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS) == null) {
-      return null; // not integer rows (or too many non-zeros)
+    String signature = StrategyCache.signature(t.key(), design);
+    if (DESIGNS.get(signature) == null) {
+      DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
+      if (a == null) {
+        return null; // not integer rows (or too many non-zeros)
+      }
+      try {
+        // prepared now (O(nnz), kept in the strategy cache): a strategy too ill-conditioned for
+        // conjugate gradients is refused here, before anything is measured or charged
+        CACHE.get(signature, () -> a);
+      } catch (IllegalStateException unsolvable) {
+        return null;
+      }
     }
     return t.candidate(m, design, () -> {
       DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);

@@ -29,9 +29,10 @@ import org.ojalgo.matrix.store.RawStore;
  * the sparse operators {@code ÂᵀÂ} and {@code ÂÂᵀ} (Commons Math {@code ConjugateGradient}, from
  * zero, so the iterates stay in the row space and converge to the minimum-norm solutions), {@code
  * O(nnz)} per iteration and {@code O(p + n + nnz)} memory; its {@code rank} is then the upper
- * bound {@code p} (it is not computed), and a solve that does not reach its relative residual
- * {@value #CG_TOLERANCE} fails rather than return an inexact answer (a row-space test that fails so
- * refuses the query).
+ * bound {@code p} (it is not computed). A solve stops at the relative residual {@value
+ * #CG_TOLERANCE}; a row-space test whose solve does not reach it refuses the query, an estimate
+ * accepts up to {@value #CG_ACCEPTED} and fails beyond, and a factor on which a fixed
+ * pseudo-random right-hand side fails is refused when it is prepared (before any measurement).
  *
  * A fifth, the implicit all-range Eigen-Design ({@link SineLattice}), is square and invertible:
  * {@code Â⁻¹y} by refinement over fast transforms, {@code G⁻¹v} from its rounded scales on the
@@ -109,6 +110,7 @@ final class FactorInverse {
         && (conjugateGradients || a.rows() > MAX_WIDE_ROWS || a.rows() * (double) n > MAX_WIDE_ENTRIES)) {
       iterative = true;
       rank = a.rows(); // an upper bound: the rank of a wide iterative factor is not computed
+      probe();
       return;
     }
     if (a.rows() < n && (2L * a.rows() <= n || n > DENSE_CELLS)) {
@@ -239,33 +241,103 @@ final class FactorInverse {
     };
   }
 
+  /** The relative residual above which a solve that did not reach {@link #CG_TOLERANCE} fails. */
+  static final double CG_ACCEPTED = 1e-8;
+
+  /** Iterations without a new smallest residual after which a solve is taken as stagnant. */
+  private static final int CG_PATIENCE = 500;
+
+  /** A conjugate-gradient solve: the last iterate and its relative (recursive) residual. */
+  private record Solve(double[] x, double relativeResidual) {}
+
+  private static final class Stagnant extends RuntimeException {
+    Stagnant() {
+      super(null, null, false, false);
+    }
+  }
+
   /**
    * The minimum-norm solution of the consistent semi-definite system {@code op z = b} by
-   * conjugate gradients from zero, or null when it does not reach {@link #CG_TOLERANCE}.
+   * conjugate gradients from zero (Commons Math), stopping at the relative residual {@link
+   * #CG_TOLERANCE}, after {@code maxIterations}, or after {@link #CG_PATIENCE} iterations without
+   * progress; the last iterate with its residual.
    */
-  private static double[] conjugateGradient(
-      org.apache.commons.math3.linear.RealLinearOperator op, double[] b) {
+  private static Solve conjugateGradient(org.apache.commons.math3.linear.RealLinearOperator op,
+      double[] b, int maxIterations) {
     double norm = 0;
     for (double v : b) {
       norm += v * v;
     }
+    norm = Math.sqrt(norm);
     if (norm == 0) {
-      return new double[b.length];
+      return new Solve(new double[b.length], 0);
     }
-    int max = 4 * b.length + 200;
+    org.apache.commons.math3.linear.RealVector[] last = {null};
+    double[] residual = {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
+    int[] since = {0};
+    var cg = new org.apache.commons.math3.linear.ConjugateGradient(maxIterations, CG_TOLERANCE,
+        false);
+    cg.getIterationManager().addIterationListener(
+        new org.apache.commons.math3.util.IterationListener() {
+          @Override
+          public void initializationPerformed(org.apache.commons.math3.util.IterationEvent e) {}
+
+          @Override
+          public void iterationStarted(org.apache.commons.math3.util.IterationEvent e) {}
+
+          @Override
+          public void iterationPerformed(org.apache.commons.math3.util.IterationEvent e) {
+            var event = (org.apache.commons.math3.linear.IterativeLinearSolverEvent) e;
+            last[0] = event.getSolution(); // a live read-only view of the iterate
+            residual[0] = event.getNormOfResidual();
+            if (residual[0] < residual[1]) {
+              residual[1] = residual[0];
+              since[0] = 0;
+            } else if (++since[0] > CG_PATIENCE) {
+              throw new Stagnant();
+            }
+          }
+
+          @Override
+          public void terminationPerformed(org.apache.commons.math3.util.IterationEvent e) {}
+        });
     try {
-      return new org.apache.commons.math3.linear.ConjugateGradient(max, CG_TOLERANCE, false)
-          .solve(op, new org.apache.commons.math3.linear.ArrayRealVector(b, false)).toArray();
-    } catch (org.apache.commons.math3.exception.MathIllegalStateException notConverged) {
-      return null;
+      double[] x = cg.solve(op, new org.apache.commons.math3.linear.ArrayRealVector(b, false))
+          .toArray();
+      return new Solve(x, Math.min(CG_TOLERANCE, residual[0] / norm));
+    } catch (org.apache.commons.math3.exception.MathIllegalStateException | Stagnant stopped) {
+      return last[0] == null ? new Solve(null, Double.POSITIVE_INFINITY)
+          : new Solve(last[0].toArray(), residual[0] / norm);
     }
   }
 
-  private static double[] converged(double[] z, String what) {
-    if (z == null) {
-      throw new IllegalStateException("conjugate gradients did not converge for " + what);
+  /** The iteration cap: the Krylov spaces have at most {@code rank ≤ min(p, n)} dimensions. */
+  private int maxIterations() {
+    return 4 * Math.min(a.rows(), n) + 200;
+  }
+
+  /** The solve's solution when its residual is at most {@code accepted}, else a failure. */
+  private static double[] converged(Solve z, double accepted, String what) {
+    if (z.x() == null || !(z.relativeResidual() <= accepted)) {
+      throw new IllegalStateException("conjugate gradients did not converge for " + what
+          + " (relative residual " + z.relativeResidual() + "): the strategy is too ill-conditioned"
+          + " to solve iteratively");
     }
-    return z;
+    return z.x();
+  }
+
+  /**
+   * Refuses an iterative factor on which conjugate gradients do not reach {@link #CG_ACCEPTED} for
+   * a fixed pseudo-random right-hand side (data-independent, so checked when the strategy is
+   * prepared, before anything is measured or charged).
+   */
+  private void probe() {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(0x5EED_0033L);
+    double[] y = new double[a.rows()];
+    for (int i = 0; i < y.length; i++) {
+      y[i] = r.nextDouble() - 0.5;
+    }
+    pinvTimes(y);
   }
 
   /** Whether this factor's operators are computed by conjugate gradients. */
@@ -407,8 +479,10 @@ final class FactorInverse {
     if (iterative) {
       // G⁺ = Âᵀ (ÂÂᵀ)⁺ (ÂÂᵀ)⁺ Â: two solves with the p × p row Gram operator
       var rg = rowGramOperator();
-      double[] u = converged(conjugateGradient(rg, a.realTimes(v)), "(ÂᵀÂ)⁺v");
-      return a.realTransposeTimes(converged(conjugateGradient(rg, u), "(ÂᵀÂ)⁺v"));
+      double[] u = converged(conjugateGradient(rg, a.realTimes(v), maxIterations()), CG_ACCEPTED,
+          "(ÂᵀÂ)⁺v");
+      return a.realTransposeTimes(converged(conjugateGradient(rg, u, maxIterations()),
+          CG_ACCEPTED, "(ÂᵀÂ)⁺v"));
     }
     if (diagonal != null) {
       double[] z = new double[n];
@@ -459,7 +533,8 @@ final class FactorInverse {
     }
     if (iterative) {
       // the normal equations ÂᵀÂ z = Âᵀy are consistent: from zero, CG ends at Â⁺y
-      return converged(conjugateGradient(normalOperator(), a.realTransposeTimes(y)), "Â⁺y");
+      return converged(conjugateGradient(normalOperator(), a.realTransposeTimes(y),
+          maxIterations()), CG_ACCEPTED, "Â⁺y");
     }
     return gramPinvTimes(a.realTransposeTimes(y));
   }
@@ -472,8 +547,8 @@ final class FactorInverse {
     if (iterative) {
       // P w = Âᵀ (ÂÂᵀ)⁺ Â w; a solve that does not converge leaves w's image empty, so the
       // row-space test refuses w rather than accept it
-      double[] u = conjugateGradient(rowGramOperator(), a.realTimes(w));
-      return u == null ? new double[n] : a.realTransposeTimes(u);
+      Solve u = conjugateGradient(rowGramOperator(), a.realTimes(w), maxIterations());
+      return u.relativeResidual() <= CG_TOLERANCE ? a.realTransposeTimes(u.x()) : new double[n];
     }
     if (nullBasis == null) {
       double[] out = new double[n];
