@@ -47,6 +47,7 @@ public final class DirectStrategyBench {
         Workloads.marginals(new int[] {8760, 50}, 1));
     row("2-way marginals of 720 h x 3 x 4", Workloads.marginals(new int[] {720, 3, 4}, 2));
     row("5,000 random predicates (~20 cells) / 20,000", predicates(5000, 20000, 20));
+    row("3,000 random ranges over 8,760 hours", ranges(3000, 8760));
     System.out.println("load average at end " + String.format("%.2f",
         java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
   }
@@ -56,6 +57,17 @@ public final class DirectStrategyBench {
     int[][] rows = new int[m][];
     for (int i = 0; i < m; i++) {
       rows[i] = r.ints(k, 0, n).distinct().sorted().toArray();
+    }
+    return new SparseWorkload(n, rows);
+  }
+
+  private static Workload ranges(int m, int n) {
+    SplittableRandom r = new SplittableRandom(3000);
+    int[][] rows = new int[m][];
+    for (int i = 0; i < m; i++) {
+      int a = r.nextInt(n);
+      int b = r.nextInt(n);
+      rows[i] = java.util.stream.IntStream.rangeClosed(Math.min(a, b), Math.max(a, b)).toArray();
     }
     return new SparseWorkload(n, rows);
   }

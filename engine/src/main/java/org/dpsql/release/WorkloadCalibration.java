@@ -327,11 +327,15 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
       if (a == null) {
         return null; // not integer rows (or too many non-zeros)
       }
+      if (UNSOLVABLE.containsKey(signature)) {
+        return null;
+      }
       try {
         // prepared now (O(nnz), kept in the strategy cache): a strategy too ill-conditioned for
         // conjugate gradients is refused here, before anything is measured or charged
         CACHE.get(signature, () -> a);
       } catch (IllegalStateException unsolvable) {
+        UNSOLVABLE.put(signature, Boolean.TRUE);
         return null;
       }
     }
@@ -401,6 +405,15 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
   }
 
   private static final int DESIGNS_KEPT = 256;
+
+  /** Direct strategies whose conjugate-gradient probe failed (not retried per statement). */
+  private static final java.util.Map<String, Boolean> UNSOLVABLE = java.util.Collections
+      .synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> e) {
+          return size() > DESIGNS_KEPT;
+        }
+      });
 
   private static final java.util.Map<String, Designed> DESIGNS = java.util.Collections
       .synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {

@@ -82,6 +82,27 @@ class SparseDirectCandidateTest {
   }
 
   /**
+   * Rows too ill-conditioned for conjugate gradients within their work cap (3,000 long random
+   * ranges over 8,760 hours: condition numbers in the thousands) are not offered: the probe at
+   * preparation fails before anything is measured, and the workload keeps the identity (as before
+   * issue 33's sparse candidate), at most the identity's error, without an exception.
+   */
+  @Test
+  void illConditionedRowsFallBackToTheIdentityBeforeAnythingIsMeasured() throws SQLException {
+    SplittableRandom r = new SplittableRandom(3000);
+    int[][] rows = new int[3000][];
+    for (int i = 0; i < rows.length; i++) {
+      int a = r.nextInt(8760);
+      int b = r.nextInt(8760);
+      rows[i] = java.util.stream.IntStream.rangeClosed(Math.min(a, b), Math.max(a, b)).toArray();
+    }
+    WorkloadCalibration.VectorPlan vp = plan(Accounting.ZCDP, RHO, new SparseWorkload(8760, rows), 1);
+    assertTrue(vp.candidates().stream().noneMatch(c -> c.strategyName().contains("Direct(")),
+        vp.candidates().toString());
+    assertEquals(Mechanism.IDENTITY, vp.chosen().mechanism());
+  }
+
+  /**
    * Measured with ρ = 10⁶ per unit the noise on each query has standard deviation below 0.001:
    * every workload answer and every query in the strategy's row space equals its exact count to
    * 0.01, a query outside it (one cell) is refused, and the estimate is computed without an {@code

@@ -311,9 +311,19 @@ final class FactorInverse {
     }
   }
 
-  /** The iteration cap: the Krylov spaces have at most {@code rank ≤ min(p, n)} dimensions. */
+  /**
+   * The most multiply-adds one solve may spend (about a second): rows ill-conditioned
+   * enough to need more are not solved iteratively (the probe refuses them at preparation).
+   */
+  static final double CG_WORK = 1e9;
+
+  /**
+   * The iteration cap: the Krylov spaces have at most {@code rank ≤ min(p, n)} dimensions, and no
+   * solve spends more than {@link #CG_WORK} multiply-adds.
+   */
   private int maxIterations() {
-    return 4 * Math.min(a.rows(), n) + 200;
+    double perIteration = 2.0 * a.nonZeros() + n + a.rows();
+    return (int) Math.max(50, Math.min(4.0 * Math.min(a.rows(), n) + 200, CG_WORK / perIteration));
   }
 
   /** The solve's solution when its residual is at most {@code accepted}, else a failure. */
