@@ -177,6 +177,11 @@ public final class DirectStrategy implements Strategy {
     return c;
   }
 
+  /** Whether the rows are re-weighted (else they are the workload's plain rows). */
+  public boolean reweighted() {
+    return name.startsWith("WeightedDirect(");
+  }
+
   /** The integer rows {@code A} (weights applied). */
   public SparseRows sparseRows() {
     return rows;

@@ -233,7 +233,7 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
       rowSpaceCandidates(t, out);
       return out;
     }
-    Candidate direct = factors.size() == 1 ? directCandidate(t) : sparseDirectCandidate(t);
+    Candidate direct = factors.size() == 1 ? directCandidate(t) : sparseDirectCandidate(t, false);
     if (direct != null) {
       out.add(direct);
     }
@@ -303,9 +303,10 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
 
   /**
    * The workload's own rows when they are too many for {@link #directCandidate} (more than {@link
-   * #MAX_ROW_STRATEGY_QUERIES} queries, or too many entries), held sparsely ({@link
-   * DirectStrategy}: integer rows, exact sensitivity from their non-zeros, re-weighted per union
-   * member when that lowers the bound) and solved by conjugate gradients: so a workload over any
+   * #MAX_ROW_STRATEGY_QUERIES} queries, or too many entries), or ({@code onlyReweighted}, beside
+   * the dense rows above {@link #MAX_DENSE_CELLS} cells) when re-weighting them lowers the bound;
+   * held sparsely ({@link DirectStrategy}: integer rows, exact sensitivity from their non-zeros,
+   * re-weighted per group of queries when that lowers the bound) and solved by conjugate gradients: so a workload over any
    * number of cells is never answered worse than by measuring its own queries. Scored by the
    * strategy's stated upper bound {@code ‖A‖² Σ mᵢ/cᵢ²} (exact when its rows are independent; for
    * the plain rows {@code ‖W‖² m} against the exact {@code ‖W‖² rank(W)}); {@code null} when the
@@ -313,9 +314,9 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
    * not integers, more than {@link #MAX_DIRECT_NONZEROS} non-zeros, or too ill-conditioned for
    * conjugate gradients (checked when the candidate is scored, with a data-independent probe).
    */
-  private static Candidate sparseDirectCandidate(Target t) {
+  private static Candidate sparseDirectCandidate(Target t, boolean onlyReweighted) {
     Workload w = t.w();
-    if (rowsMeasurable(w) || w.queries() >= w.cells()
+    if ((rowsMeasurable(w) && !onlyReweighted) || w.queries() >= w.cells()
         || !(w.frobeniusSquared() <= MAX_DIRECT_NONZEROS)) {
       return null; // integer rows have at most ‖W‖_F² non-zeros
     }
@@ -324,8 +325,8 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     String signature = StrategyCache.signature(t.key(), design);
     if (DESIGNS.get(signature) == null) {
       DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
-      if (a == null) {
-        return null; // not integer rows (or too many non-zeros)
+      if (a == null || (onlyReweighted && !a.reweighted())) {
+        return null; // not integer rows (or too many non-zeros), or the dense rows already there
       }
       if (UNSOLVABLE.containsKey(signature)) {
         return null;
@@ -353,11 +354,13 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
    */
   private static void rowSpaceCandidates(Target t, List<Candidate> out) {
     Candidate direct = directCandidate(t);
-    if (direct == null) {
-      direct = sparseDirectCandidate(t);
-    }
     if (direct != null) {
       out.add(direct);
+    }
+    // the sparse rows: all of them when too many for the dense form, else only re-weighted
+    Candidate sparse = sparseDirectCandidate(t, direct != null);
+    if (sparse != null) {
+      out.add(sparse);
     }
     Candidate fast = transformCandidate(t);
     if (fast != null) {
