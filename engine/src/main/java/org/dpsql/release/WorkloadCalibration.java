@@ -332,9 +332,11 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
         return null;
       }
       try {
-        // prepared now (O(nnz), kept in the strategy cache): a strategy too ill-conditioned for
-        // conjugate gradients is refused here, before anything is measured or charged
-        CACHE.get(signature, () -> a);
+        // its least squares prepared once now (O(nnz), not kept: only a chosen strategy enters
+        // the strategy cache): rows too ill-conditioned for conjugate gradients are refused here,
+        // before anything is measured or charged
+        org.dpsql.matrix.mechanism.LeastSquares.of(
+            org.dpsql.matrix.mechanism.LatticeStrategy.round(a));
       } catch (IllegalStateException unsolvable) {
         UNSOLVABLE.put(signature, Boolean.TRUE);
         return null;

@@ -125,6 +125,41 @@ class MarginalsOverHoursTest {
     }
   }
 
+  /**
+   * The synopsis survives a restart of the ledger store (its sparse integer rows are stored, its
+   * least squares re-prepared on reading): a later week is answered from it for free and equals the
+   * backend's count.
+   */
+  @org.junit.jupiter.api.Test
+  void theSynopsisIsRestoredAfterARestart(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    SeriesBackend b = SeriesBackend.of("h2");
+    load(b);
+    Path policy = policy("100000000.0");
+    String ledgerUrl = org.dpsql.ledger.LedgerStore.h2File(dir.resolve("ledger"));
+    String week = "SELECT COUNT(*) AS n FROM %s WHERE pickup_at >= TIMESTAMP '2025-04-07 00:00:00' "
+        + "AND pickup_at < TIMESTAMP '2025-04-14 00:00:00'";
+    try {
+      try (org.dpsql.ledger.LedgerStore store = org.dpsql.ledger.LedgerStore.open(ledgerUrl, null);
+          Connection c = b.connect(policy, 2883,
+              org.dpsql.session.ReleaseSource.shared(store.releases("ann")))) {
+        assertEquals(HOURS + 3, ResultRows.of(c, WORKLOAD).size());
+      }
+      try (org.dpsql.ledger.LedgerStore store = org.dpsql.ledger.LedgerStore.open(ledgerUrl, null);
+          Connection c = b.connect(policy, 2883,
+              org.dpsql.session.ReleaseSource.shared(store.releases("ann")));
+          Connection direct = b.direct()) {
+        assertEquals(ResultRows.rounded(direct, String.format(week, b.table())),
+            ResultRows.rounded(c, String.format(week, "trips")));
+        assertEquals(0, TestDatabase.session(c).accountant().spent().rho().signum(),
+            "answered from the restored synopsis");
+      }
+    } finally {
+      Files.deleteIfExists(policy);
+      b.drop();
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "trino"})
   void noiseFreeAnswersAreTheBackendsCountsAndLaterQueriesInTheRowSpaceAreFree(String name)
