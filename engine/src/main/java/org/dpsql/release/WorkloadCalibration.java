@@ -260,8 +260,9 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
   }
 
   /**
-   * The most queries for which a workload's own rows are a candidate strategy (their row Gram is
-   * eigen-decomposed), and the most query-by-cell entries of those rows.
+   * The most queries for which a workload's own rows are the dense candidate (their row Gram is
+   * eigen-decomposed, the rank exact), and the most query-by-cell entries of those rows; beyond,
+   * they are the sparse candidate ({@link #MAX_DIRECT_NONZEROS}).
    */
   public static final int MAX_ROW_STRATEGY_QUERIES = 2048;
 
@@ -306,8 +307,9 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
    * #MAX_ROW_STRATEGY_QUERIES} queries, or too many entries), or ({@code onlyReweighted}, beside
    * the dense rows above {@link #MAX_DENSE_CELLS} cells) when re-weighting them lowers the bound;
    * held sparsely ({@link DirectStrategy}: integer rows, exact sensitivity from their non-zeros,
-   * re-weighted per group of queries when that lowers the bound) and solved by conjugate gradients: so a workload over any
-   * number of cells is never answered worse than by measuring its own queries. Scored by the
+   * re-weighted per group of queries when that lowers the bound) and solved by conjugate
+   * gradients: so a workload over any number of cells is never answered worse than by measuring
+   * its own queries. Scored by the
    * strategy's stated upper bound {@code ‖A‖² Σ mᵢ/cᵢ²} (exact when its rows are independent; for
    * the plain rows {@code ‖W‖² m} against the exact {@code ‖W‖² rank(W)}); {@code null} when the
    * workload has at least as many queries as cells (the identity is then no worse), rows that are
@@ -323,13 +325,13 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     String design = t.pure() ? "direct-sparse-l1" : "direct-sparse-l2";
     Mechanism m = t.pure() ? Mechanism.GEOMETRIC : Mechanism.DISCRETE_GAUSSIAN;
     String signature = StrategyCache.signature(t.key(), design);
+    if (UNSOLVABLE.containsKey(signature)) {
+      return null;
+    }
     if (DESIGNS.get(signature) == null) {
       DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
       if (a == null || (onlyReweighted && !a.reweighted())) {
         return null; // not integer rows (or too many non-zeros), or the dense rows already there
-      }
-      if (UNSOLVABLE.containsKey(signature)) {
-        return null;
       }
       try {
         // its least squares prepared once now (O(nnz), not kept: only a chosen strategy enters
@@ -350,7 +352,9 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
 
   /**
    * Above {@link #MAX_DENSE_CELLS} cells (one attribute): the workload's own rows, measured and
-   * inverted through their {@code m × m} row Gram. (A design on their row space with real weights
+   * inverted through their {@code m × m} row Gram up to {@link #MAX_ROW_STRATEGY_QUERIES} queries,
+   * held sparsely and solved by conjugate gradients beyond (or re-weighted beside them), and the
+   * transform Eigen-Design for ranges and prefixes. (A design on their row space with real weights
    * is not offered: rounding it to the lattice moves its row space, so the workload's queries would
    * no longer be answerable without bias.)
    */

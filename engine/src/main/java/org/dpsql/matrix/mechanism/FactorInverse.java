@@ -106,8 +106,9 @@ final class FactorInverse {
       rank = n;
       return;
     }
-    if (a.rows() < n && (conjugateGradients || n > DENSE_CELLS)
-        && (conjugateGradients || a.rows() > MAX_WIDE_ROWS || a.rows() * (double) n > MAX_WIDE_ENTRIES)) {
+    boolean tooWide = n > DENSE_CELLS
+        && (a.rows() > MAX_WIDE_ROWS || a.rows() * (double) n > MAX_WIDE_ENTRIES);
+    if (a.rows() < n && (conjugateGradients || tooWide)) {
       iterative = true;
       rank = a.rows(); // an upper bound: the rank of a wide iterative factor is not computed
       probe();
