@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import org.dpsql.accounting.Accounting;
 import org.dpsql.accounting.PrivacyCost;
 import org.dpsql.errors.SqlStates;
+import org.dpsql.matrix.DirectStrategy;
 import org.dpsql.matrix.ErrorAnalysis;
 import org.dpsql.matrix.Strategies;
 import org.dpsql.matrix.Strategy;
@@ -232,7 +233,7 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
       rowSpaceCandidates(t, out);
       return out;
     }
-    Candidate direct = factors.size() == 1 ? directCandidate(t) : null;
+    Candidate direct = factors.size() == 1 ? directCandidate(t) : sparseDirectCandidate(t, false);
     if (direct != null) {
       out.add(direct);
     }
@@ -259,8 +260,9 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
   }
 
   /**
-   * The most queries for which a workload's own rows are a candidate strategy (their row Gram is
-   * eigen-decomposed), and the most query-by-cell entries of those rows.
+   * The most queries for which a workload's own rows are the dense candidate (their row Gram is
+   * eigen-decomposed, the rank exact), and the most query-by-cell entries of those rows; beyond,
+   * they are the sparse candidate ({@link #MAX_DIRECT_NONZEROS}).
    */
   public static final int MAX_ROW_STRATEGY_QUERIES = 2048;
 
@@ -297,9 +299,62 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     });
   }
 
+  /** The most non-zeros of the workload's own rows measured sparsely ({@link DirectStrategy}). */
+  public static final long MAX_DIRECT_NONZEROS = 10_000_000L;
+
+  /**
+   * The workload's own rows when they are too many for {@link #directCandidate} (more than {@link
+   * #MAX_ROW_STRATEGY_QUERIES} queries, or too many entries), or ({@code onlyReweighted}, beside
+   * the dense rows above {@link #MAX_DENSE_CELLS} cells) when re-weighting them lowers the bound;
+   * held sparsely ({@link DirectStrategy}: integer rows, exact sensitivity from their non-zeros,
+   * re-weighted per group of queries when that lowers the bound) and solved by conjugate
+   * gradients: so a workload over any number of cells is never answered worse than by measuring
+   * its own queries. Scored by the
+   * strategy's stated upper bound {@code ‖A‖² Σ mᵢ/cᵢ²} (exact when its rows are independent; for
+   * the plain rows {@code ‖W‖² m} against the exact {@code ‖W‖² rank(W)}); {@code null} when the
+   * workload has at least as many queries as cells (the identity is then no worse), rows that are
+   * not integers, more than {@link #MAX_DIRECT_NONZEROS} non-zeros, or too ill-conditioned for
+   * conjugate gradients (checked when the candidate is scored, with a data-independent probe).
+   */
+  private static Candidate sparseDirectCandidate(Target t, boolean onlyReweighted) {
+    Workload w = t.w();
+    if ((rowsMeasurable(w) && !onlyReweighted) || w.queries() >= w.cells()
+        || !(w.frobeniusSquared() <= MAX_DIRECT_NONZEROS)) {
+      return null; // integer rows have at most ‖W‖_F² non-zeros
+    }
+    String design = t.pure() ? "direct-sparse-l1" : "direct-sparse-l2";
+    Mechanism m = t.pure() ? Mechanism.GEOMETRIC : Mechanism.DISCRETE_GAUSSIAN;
+    String signature = StrategyCache.signature(t.key(), design);
+    if (UNSOLVABLE.containsKey(signature)) {
+      return null;
+    }
+    if (DESIGNS.get(signature) == null) {
+      DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
+      if (a == null || (onlyReweighted && !a.reweighted())) {
+        return null; // not integer rows (or too many non-zeros), or the dense rows already there
+      }
+      try {
+        // its least squares prepared once now (O(nnz), not kept: only a chosen strategy enters
+        // the strategy cache): rows too ill-conditioned for conjugate gradients are refused here,
+        // before anything is measured or charged
+        org.dpsql.matrix.mechanism.LeastSquares.of(
+            org.dpsql.matrix.mechanism.LatticeStrategy.round(a));
+      } catch (IllegalStateException unsolvable) {
+        UNSOLVABLE.put(signature, Boolean.TRUE);
+        return null;
+      }
+    }
+    return t.candidate(m, design, () -> {
+      DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
+      return new Designed(a, a.totalL2Bound(), a.totalL1Bound(), Double.NaN);
+    });
+  }
+
   /**
    * Above {@link #MAX_DENSE_CELLS} cells (one attribute): the workload's own rows, measured and
-   * inverted through their {@code m × m} row Gram. (A design on their row space with real weights
+   * inverted through their {@code m × m} row Gram up to {@link #MAX_ROW_STRATEGY_QUERIES} queries,
+   * held sparsely and solved by conjugate gradients beyond (or re-weighted beside them), and the
+   * transform Eigen-Design for ranges and prefixes. (A design on their row space with real weights
    * is not offered: rounding it to the lattice moves its row space, so the workload's queries would
    * no longer be answerable without bias.)
    */
@@ -307,6 +362,11 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     Candidate direct = directCandidate(t);
     if (direct != null) {
       out.add(direct);
+    }
+    // the sparse rows: all of them when too many for the dense form, else only re-weighted
+    Candidate sparse = sparseDirectCandidate(t, direct != null);
+    if (sparse != null) {
+      out.add(sparse);
     }
     Candidate fast = transformCandidate(t);
     if (fast != null) {
@@ -354,6 +414,15 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
   }
 
   private static final int DESIGNS_KEPT = 256;
+
+  /** Direct strategies whose conjugate-gradient probe failed (not retried per statement). */
+  private static final java.util.Map<String, Boolean> UNSOLVABLE = java.util.Collections
+      .synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> e) {
+          return size() > DESIGNS_KEPT;
+        }
+      });
 
   private static final java.util.Map<String, Designed> DESIGNS = java.util.Collections
       .synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {

@@ -194,7 +194,7 @@ final class ExplainTable {
     for (WorkloadCalibration.VectorPlan vp : cal.perMeasurement()) {
       for (WorkloadCalibration.Candidate c : vp.candidates()) {
         rows.add(row(c.mechanism().sqlName(), c == vp.chosen(), cal.charge(), c.rmse(),
-            vp.measurement().describe()));
+            vp.measurement().describe() + ": strategy " + c.strategyName()));
       }
       if (!Double.isNaN(vp.lowerBoundRmse())) {
         rows.add(row("lower_bound", false, cal.charge(), vp.lowerBoundRmse(),

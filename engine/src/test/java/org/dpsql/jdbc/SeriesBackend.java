@@ -99,4 +99,15 @@ record SeriesBackend(String name, String directUrl, Properties login, String dps
     p.setProperty("seed", Long.toString(seed));
     return DriverManager.getConnection(dpsqlUrl, p);
   }
+
+  /** The same, keeping its releases in {@code releases} (a ledger store, as the server does). */
+  Connection connect(Path policy, long seed, org.dpsql.session.ReleaseSource releases)
+      throws SQLException {
+    Properties p = new Properties();
+    p.putAll(login);
+    p.setProperty("policy", policy.toString());
+    p.setProperty("seed", Long.toString(seed));
+    return new DpsqlDriver(org.dpsql.session.AccountantSource.PER_CONNECTION, releases)
+        .connect(dpsqlUrl, p);
+  }
 }

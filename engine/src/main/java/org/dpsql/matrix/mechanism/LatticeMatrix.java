@@ -311,6 +311,19 @@ public final class LatticeMatrix {
     if (sine != null) {
       return sine.maxColumnSumOfSquares();
     }
+    try {
+      // exact in long when nothing overflows (checked), else in BigInteger below
+      long[] t = new long[cols];
+      long max = 0;
+      for (int k = 0; k < value.length; k++) {
+        int j = colIndex[k];
+        t[j] = Math.addExact(t[j], Math.multiplyExact(value[k], value[k]));
+        max = Math.max(max, t[j]);
+      }
+      return BigInteger.valueOf(max);
+    } catch (ArithmeticException overflow) {
+      // fall through
+    }
     BigInteger[] s = new BigInteger[cols];
     Arrays.fill(s, BigInteger.ZERO);
     for (int k = 0; k < value.length; k++) {
@@ -324,6 +337,18 @@ public final class LatticeMatrix {
   public BigInteger maxColumnAbsSum() {
     if (sine != null) {
       return sine.maxColumnAbsSum();
+    }
+    try {
+      long[] t = new long[cols];
+      long max = 0;
+      for (int k = 0; k < value.length; k++) {
+        int j = colIndex[k];
+        t[j] = Math.addExact(t[j], Math.absExact(value[k]));
+        max = Math.max(max, t[j]);
+      }
+      return BigInteger.valueOf(max);
+    } catch (ArithmeticException overflow) {
+      // fall through
     }
     BigInteger[] s = new BigInteger[cols];
     Arrays.fill(s, BigInteger.ZERO);

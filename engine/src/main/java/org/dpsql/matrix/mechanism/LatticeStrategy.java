@@ -83,7 +83,9 @@ public final class LatticeStrategy {
    * grid {@code 2^(−k_f)} with {@code k_f = bitsPerFactor + max(0, −⌊log₂ m⌋)}, i.e. never coarser
    * than {@code 2^(−bitsPerFactor)} and with at least {@code bitsPerFactor + 1} significant bits on
    * the largest entry (small-valued strategies such as normalised Fourier bases keep their relative
-   * precision). Each entry moves by at most {@code 2^(−k_f−1)}.
+   * precision). Each entry moves by at most {@code 2^(−k_f−1)}. The workload's own integer rows
+   * ({@link org.dpsql.matrix.DirectStrategy}) are already on the lattice: they are taken as they
+   * are ({@code k_f = 0}, nothing moves) from their sparse rows.
    *
    * @throws IllegalArgumentException if {@code bitsPerFactor} is outside {@code [0, 62]}, an entry
    *     is too large for it, or the rounded strategy is zero
@@ -96,6 +98,13 @@ public final class LatticeStrategy {
     for (Strategy f : a.kroneckerFactors()) {
       if (f instanceof IdentityStrategy) {
         fs.add(LatticeMatrix.identity(f.cells(), bitsPerFactor)); // without materialising n × n
+        continue;
+      }
+      if (f instanceof org.dpsql.matrix.DirectStrategy d) {
+        // the workload's own integer rows: on the lattice as they are (2^0), stored sparsely
+        org.dpsql.matrix.SparseRows r = d.sparseRows();
+        fs.add(LatticeMatrix.ofCompressedRows(r.rows(), r.cols(), 0, r.rowStarts(),
+            r.columnIndices(), r.entries()));
         continue;
       }
       if (f instanceof org.dpsql.matrix.design.TransformStrategy t) {

@@ -123,8 +123,11 @@ public final class StrategyCache {
       designs.incrementAndGet();
       s = Objects.requireNonNull(designer.get(), "designer returned null");
       if (directory != null && s.kroneckerFactors().stream()
-          .noneMatch(f -> f instanceof org.dpsql.matrix.design.TransformStrategy)) {
-        write(key, s); // a closed-form design is redesigned in O(n log n), not stored n × n
+          .noneMatch(f -> f instanceof org.dpsql.matrix.design.TransformStrategy
+              || f instanceof org.dpsql.matrix.DirectStrategy)) {
+        // a closed-form design is redesigned in O(n log n), and the workload's own rows in O(nnz):
+        // neither is stored as a dense matrix
+        write(key, s);
       }
     }
     LatticeStrategy lattice = LatticeStrategy.round(s, bits);
