@@ -349,7 +349,9 @@ public final class CellPredicate {
           return kind == SqlKind.IN ? in : new Not(in);
         }
         case LIKE -> {
-          return like(call);
+          // x NOT LIKE p is the LIKE operator negated (same kind)
+          return call.getOperator() instanceof org.apache.calcite.sql.fun.SqlLikeOperator l
+              && l.isNegated() ? new Not(like(call)) : like(call);
         }
         default -> throw unsupported(call);
       }

@@ -306,6 +306,13 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   }
 
   private PreparedQuery prepareAnalyzed(String sql, AnalyzedStatement st) throws SQLException {
+    AnalyzedStatement.Released answeredBy = releasedBy(st);
+    if (answeredBy != null) {
+      // answered by the release of its private aggregate, shown as the statement asks
+      PreparedQuery release = prepareAnalyzed(sql, answeredBy.release());
+      return new PreparedQuery(sql, st, presentation(st, release).columns(),
+          release.parameters(), null, null, List.of(release));
+    }
     if (st instanceof AnalyzedStatement.Deferred d) {
       if (d.probe() != null) {
         return new PreparedQuery(sql, st, prepareAnalyzed(sql, d.probe()).columns(),
@@ -601,6 +608,16 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
   }
 
+  /**
+   * An EXPLAIN listing with the canonical statement of the release that answers the statement
+   * after its first line.
+   */
+  private static ResultTable withRelease(ResultTable plan, String release) {
+    List<Object[]> rows = new ArrayList<>(plan.rows());
+    rows.add(Math.min(1, rows.size()), new Object[] {"release: " + release});
+    return new ResultTable(plan.columns(), rows);
+  }
+
   /** EXPLAIN's one-column result: one row per line. */
   private static ResultTable planOf(List<String> lines) {
     List<Object[]> rows = new ArrayList<>();
@@ -608,9 +625,43 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
 
+  /**
+   * The release that answers {@code st} when st is a statement over one private aggregate that
+   * shows its rows in its own way ({@link AnalyzedStatement.Released}), else null. A listing of
+   * declared domains reads nothing and is answered as it is.
+   */
+  private static AnalyzedStatement.Released releasedBy(AnalyzedStatement st) {
+    if (st instanceof AnalyzedStatement.PrivateAggregate p && !p.query().listsDomain()) {
+      return p.released();
+    }
+    if (st instanceof AnalyzedStatement.PrivateWorkload w && !w.query().listsDomain()) {
+      return w.released();
+    }
+    return null;
+  }
+
+  /** How {@code st} shows the rows of its prepared {@code release}. */
+  private static PresentedRelease presentation(AnalyzedStatement st, PreparedQuery release) {
+    AnalyzedStatement.Released r = releasedBy(st);
+    if (st instanceof AnalyzedStatement.PrivateAggregate p) {
+      AggregateQuery shown = p.query();
+      AggregateQuery own = ((AnalyzedStatement.PrivateAggregate) r.release()).query();
+      return new PresentedRelease(own.outputs(), release.columns(), own.hint().ci() != null,
+          shown.outputs(), r.pick(), shown.orderBy(), shown.offset(), shown.fetch());
+    }
+    WorkloadQuery shown = ((AnalyzedStatement.PrivateWorkload) st).query();
+    WorkloadQuery own = ((AnalyzedStatement.PrivateWorkload) r.release()).query();
+    return new PresentedRelease(own.outputs(), release.columns(), own.hint().ci() != null,
+        shown.outputs(), r.pick(), shown.orderBy(), null, null);
+  }
+
   private ResultTable executeWithinLimits(PreparedQuery q, List<Object> parameters)
       throws SQLException {
     AnalyzedStatement st = q.statement();
+    if (releasedBy(st) != null) {
+      PreparedQuery release = q.parts().get(0);
+      return presentation(st, release).answer(executeWithinLimits(release, parameters));
+    }
     if (st instanceof AnalyzedStatement.Deferred d) {
       return executeBound(d, parameters);
     }
@@ -638,6 +689,16 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.AdaptiveTable a) {
       ResultTable t = releaseOnce(a.normalizedSql(), q, parameters);
       return a.nonNegative() ? AdaptiveExecutor.nonNegative(t) : t;
+    }
+    if (st instanceof AnalyzedStatement.Explain e && e.release() != null) {
+      return withRelease(executeWithinLimits(new PreparedQuery(q.sql(),
+          new AnalyzedStatement.Explain(e.query(), e.normalizedSql()), q.columns(),
+          q.parameters()), parameters), e.release());
+    }
+    if (st instanceof AnalyzedStatement.ExplainWorkload e && e.release() != null) {
+      return withRelease(executeWithinLimits(new PreparedQuery(q.sql(),
+          new AnalyzedStatement.ExplainWorkload(e.query(), e.normalizedSql()), q.columns(),
+          q.parameters()), parameters), e.release());
     }
     if (st instanceof AnalyzedStatement.Explain e && e.query().listsDomain()) {
       return planOf(DomainListing.describe(MeasurementPlan.of(e.query()), parameters));

@@ -183,21 +183,17 @@ public final class QueryAnalyzer {
               List.of(new AnalyzedStatement.ColumnInfo("PLAN", java.sql.Types.VARCHAR,
                   "VARCHAR")), normalized);
         }
-        Object q;
-        try {
-          q = analyzePrivate(inner, parse(sql), t);
-        } catch (SQLException e) {
-          if (!answeredRelationally(e)) {
-            throw e;
-          }
-          SqlNode fresh = ((SqlExplain) parse(sql)).getExplicandum();
-          return new AnalyzedStatement.ExplainComposite(
-              composite(fresh, fresh.toSqlString(AnsiSqlDialect.DEFAULT).getSql(), e),
-              normalized);
+        AnalyzedStatement planned = planned(sql, inner, normalized);
+        if (planned instanceof AnalyzedStatement.PrivateAggregate p) {
+          return new AnalyzedStatement.Explain(p.query(), normalized,
+              p.released() == null ? null : p.released().statement());
         }
-        return q instanceof WorkloadQuery w
-            ? new AnalyzedStatement.ExplainWorkload(w, normalized)
-            : new AnalyzedStatement.Explain((AggregateQuery) q, normalized);
+        if (planned instanceof AnalyzedStatement.PrivateWorkload w) {
+          return new AnalyzedStatement.ExplainWorkload(w.query(), normalized,
+              w.released() == null ? null : w.released().statement());
+        }
+        return new AnalyzedStatement.ExplainComposite((AnalyzedStatement.Composite) planned,
+            normalized);
       }
       default -> { }
     }
@@ -226,7 +222,7 @@ public final class QueryAnalyzer {
     if (template.bindsAtExecute()) {
       return deferred(sql, template, node, normalized, t);
     }
-    return analyzePrivateStatement(sql, node, normalized, t);
+    return planned(sql, node, normalized);
   }
 
   /**
@@ -239,7 +235,7 @@ public final class QueryAnalyzer {
       String normalized, Tables t) throws SQLException {
     if (!template.readsClock()) {
       try {
-        AnalyzedStatement probe = analyzePrivateStatement(sql, node, normalized, t);
+        AnalyzedStatement probe = planned(sql, node, normalized);
         List<AnalyzedStatement.ParameterInfo> params =
             probe instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
                 : probe instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters() : null;
@@ -247,8 +243,15 @@ public final class QueryAnalyzer {
           // the session binds it at execute like any other (see bindsAtExecute)
           return probe;
         }
-      } catch (NeedsBinding e) {
-        // a composite statement: described below, analysed with its values bound
+      } catch (NeedsBinding | org.dpsql.sql.relational.CoreAggregate.NeedsValues e) {
+        // post-processing or a derived column with a parameter: described below, planned with
+        // its values bound
+      } catch (SQLException e) {
+        if (e.getMessage() == null || !e.getMessage().startsWith("SQL validation error")) {
+          throw e;
+        }
+        // a parameter Calcite cannot type where it stands: described below with NULL in its
+        // place, planned with its values bound
       }
     }
     // the clock's values do not change the types: any instant describes the statement
@@ -321,79 +324,72 @@ public final class QueryAnalyzer {
     return params;
   }
 
-  private AnalyzedStatement analyzePrivateStatement(String sql, SqlNode node, String normalized,
-      Tables t) throws SQLException {
-    if (outsideSingleTableForm(node)) {
-      // WITH, subqueries, HAVING, window functions: only the relational front end answers them
-      // (the parse tree is still as parsed: nothing has validated or rewritten it)
-      return composite(node, normalized, null);
-    }
-    List<AnalyzedStatement.ParameterInfo> params;
-    Object q;
-    try {
-      params = validate(parse(sql)); // validation rewrites the tree it reads: a copy
-      q = analyzePrivate(node, null, t);
-    } catch (SQLException e) {
-      if (!answeredRelationally(e)) {
-        throw e;
-      }
-      return composite(parse(sql), normalized, e);
-    }
-    return q instanceof WorkloadQuery w
-        ? new AnalyzedStatement.PrivateWorkload(w, normalized, params)
-        : new AnalyzedStatement.PrivateAggregate((AggregateQuery) q, normalized, params);
-  }
-
   /**
-   * Whether a statement that the single-aggregate analysis refused goes to the relational front
-   * end instead: refusals of a shape (XDP03), of raw rows or of constructs that may be fine inside
-   * a larger statement (XDP02), and validation errors of the stricter validator (42000).
+   * A statement over private tables, on the one path every such statement takes: validated and
+   * converted to relational algebra once ({@link org.dpsql.sql.relational.RelationalPlanner}),
+   * split at its private aggregates ({@link org.dpsql.sql.relational.PrivacyAnalysis}), each
+   * aggregate's canonical statement checked against the policy once ({@link
+   * #analyzeCanonical}). A statement that only picks, names and orders the columns of its one
+   * release is that release ({@link SingleRelease}); any other is a {@link
+   * AnalyzedStatement.Composite} whose post-processing runs over the released rows. Dynamic
+   * parameters are kept in a release's filter; a statement with parameters elsewhere (HAVING,
+   * LIMIT, a derived column) is planned once its values are bound ({@link NeedsBinding}).
    */
-  private static boolean answeredRelationally(SQLException e) {
-    return SqlStates.NOT_SUPPORTED.equals(e.getSQLState())
-        || SqlStates.NOT_ALLOWED.equals(e.getSQLState()) || "42000".equals(e.getSQLState());
-  }
-
-  /**
-   * A statement whose private parts are aggregates inside a larger statement (subqueries, CTEs,
-   * HAVING, window functions, arithmetic, joins with public data, unions, schema probes): planned
-   * relationally and split at its private aggregates, each of which is analysed as a
-   * single-aggregate statement of its own.
-   */
-  private AnalyzedStatement.Composite composite(SqlNode node, String normalized,
-      SQLException refusal) throws SQLException {
-    try {
-      return composite(node, normalized);
-    } catch (NeedsBinding e) {
-      throw e;
-    } catch (SQLException e) {
-      // a statement the relational validator cannot even read (a column outside the policy, a
-      // type error), or a private aggregate over a join, is best explained by the single-aggregate
-      // analysis, which sees every backend column and knows joins with public lookup tables
-      if (org.dpsql.sql.relational.CoreAggregate.refusesPrivateJoin(e)) {
-        throw e; // a join of private tables: only the relational analysis reads those
-      }
-      boolean unreadable = e.getSQLState() != null && e.getSQLState().startsWith("42");
-      boolean joinRefused = SqlStates.NOT_SUPPORTED.equals(e.getSQLState()) && isJoin(node);
-      throw refusal != null && (unreadable || joinRefused
-          || org.dpsql.sql.relational.CoreAggregate.refusesJoin(e)) ? refusal : e;
-    }
-  }
-
-  private AnalyzedStatement.Composite composite(SqlNode node, String normalized)
+  private AnalyzedStatement planned(String sql, SqlNode node, String normalized)
       throws SQLException {
-    if (hasDynamicParameters(node)) {
-      throw new NeedsBinding(); // answered with its values bound, at execute
+    try {
+      return planned(node, normalized, false);
+    } catch (LookupJoinRefusal e) {
+      // the public table cannot be read as a function of the join key (a key that is not
+      // unique, a public column aggregated, a table joined twice): the join is applied to the
+      // released rows of the private table grouped by the key instead, if that reads it
+      SqlNode fresh = parse(sql);
+      if (fresh instanceof SqlExplain x) {
+        fresh = x.getExplicandum();
+      }
+      try {
+        return planned(fresh, normalized, true);
+      } catch (SQLException other) {
+        throw e.refusal(); // the reason the lookup was refused says best what to change
+      }
     }
+  }
+
+  /**
+   * A private aggregate over a join with public lookup tables that the lookup analysis ({@link
+   * PublicJoins}) refuses; {@link #refusal} is its reason.
+   */
+  private static final class LookupJoinRefusal extends SQLException {
+    LookupJoinRefusal(SQLException refusal) {
+      super(refusal.getMessage(), refusal.getSQLState(), refusal);
+    }
+
+    SQLException refusal() {
+      return (SQLException) getCause();
+    }
+  }
+
+  private AnalyzedStatement planned(SqlNode node, String normalized, boolean splitLookupJoins)
+      throws SQLException {
     DpHint hint = statementHint(node);
-    org.apache.calcite.rel.RelNode plan = relationalPlanner.plan(node);
-    org.dpsql.sql.relational.ReleasePlan split = privacyAnalysis.split(plan, hint);
+    org.dpsql.sql.relational.RelationalPlanner.Planned planned =
+        relationalPlanner.plan(node, splitLookupJoins);
+    org.dpsql.sql.relational.ReleasePlan split = privacyAnalysis.split(planned.rel(), hint);
     split = split.withLabels(labels(node, split.rowType().getFieldNames()),
-        plan.getCluster().getTypeFactory());
+        planned.rel().getCluster().getTypeFactory());
     List<AnalyzedStatement> parts = new ArrayList<>();
     for (org.dpsql.sql.relational.ReleasePlan.Release r : split.releases()) {
-      AnalyzedStatement part = analyzeCanonical(r);
-      parts.add(part);
+      parts.add(analyzeCanonical(r));
+    }
+    List<AnalyzedStatement.ParameterInfo> parameters = parameterInfos(planned.parameterTypes());
+    AnalyzedStatement single = parts.size() == 1
+        ? SingleRelease.of(split, parts.get(0), parameters, normalized)
+        : SingleRelease.union(split, parts, hint, parameters, normalized);
+    if (single != null) {
+      return single;
+    }
+    if (!parameters.isEmpty()) {
+      throw new NeedsBinding(); // post-processing with parameters: planned with its values bound
     }
     return new AnalyzedStatement.Composite(split, parts, normalized);
   }
@@ -417,7 +413,15 @@ public final class QueryAnalyzer {
           release.computed());
       normalized = normalized + " WITH " + String.join(", ", release.definitions());
     }
-    Object q = analyzePrivate(node, null, t, joined, release.hint());
+    Object q;
+    try {
+      q = analyzePrivate(node, null, t, joined, release.hint());
+    } catch (SQLException e) {
+      if (release.core().from() instanceof SqlJoin) {
+        throw new LookupJoinRefusal(e);
+      }
+      throw e;
+    }
     // a canonical statement has no parameters: statements that need one are refused before
     return q instanceof WorkloadQuery w
         ? new AnalyzedStatement.PrivateWorkload(w, normalized, List.of())
@@ -561,23 +565,47 @@ public final class QueryAnalyzer {
     names.forEach(name -> used.add(name.toUpperCase(Locale.ROOT)));
     for (int i = 0; i < names.size(); i++) {
       if (!names.get(i).matches("EXPR\\$\\d+")
-          || !(select.getSelectList().get(i) instanceof SqlCall call) || call.operandCount() != 1
-          || call.getFunctionQuantifier() != null) {
+          || !(select.getSelectList().get(i) instanceof SqlCall call)) {
         continue;
       }
-      String fn = functionName(call);
-      if (!Set.of("COUNT", "SUM", "AVG").contains(fn)) {
-        continue;
-      }
-      String label = null;
-      if (call.operand(0) instanceof SqlIdentifier id) {
-        label = id.isStar() ? fn : fn + "_" + id.names.get(id.names.size() - 1);
-      }
+      String label = defaultLabel(call);
       if (label != null && used.add(label.toUpperCase(Locale.ROOT))) {
         out.set(i, label);
       }
     }
     return out;
+  }
+
+  /**
+   * The name an unaliased aggregate of one column gets, as SQL engines name them: {@code COUNT}
+   * for {@code COUNT(*)}, {@code SUM_FARE}, {@code COUNT_DISTINCT_REGION}, {@code MIN_AGE}, {@code
+   * PERCENTILE_CONT_AGE}; null for any other expression.
+   */
+  private static String defaultLabel(SqlCall call) {
+    if (call.getKind() == SqlKind.WITHIN_GROUP && call.operand(0) instanceof SqlCall f
+        && call.operand(1) instanceof SqlNodeList order && order.size() == 1) {
+      SqlNode key = order.get(0);
+      while (key instanceof SqlCall c && (c.getKind() == SqlKind.DESCENDING
+          || c.getKind() == SqlKind.NULLS_FIRST || c.getKind() == SqlKind.NULLS_LAST)) {
+        key = c.operand(0);
+      }
+      return key instanceof SqlIdentifier id && !id.isStar()
+          ? functionName(f) + "_" + id.names.get(id.names.size() - 1) : null;
+    }
+    if (call.operandCount() != 1 || !(call.operand(0) instanceof SqlIdentifier id)) {
+      return null;
+    }
+    String fn = functionName(call);
+    boolean distinct = call.getFunctionQuantifier() != null
+        && "DISTINCT".equalsIgnoreCase(call.getFunctionQuantifier().toValue());
+    if (id.isStar()) {
+      return fn.equals("COUNT") && !distinct ? fn : null;
+    }
+    String column = id.names.get(id.names.size() - 1);
+    if (distinct) {
+      return fn.equals("COUNT") ? "COUNT_DISTINCT_" + column : null;
+    }
+    return Set.of("COUNT", "SUM", "AVG", "MIN", "MAX").contains(fn) ? fn + "_" + column : null;
   }
 
   /**

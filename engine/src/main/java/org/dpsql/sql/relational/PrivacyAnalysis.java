@@ -87,7 +87,7 @@ public final class PrivacyAnalysis {
     plan = distinctUnitsAsRows(plan);
     if (isEmpty(plan)) {
       return new ReleasePlan(List.of(), List.of(), null, plan.getRowType(),
-          RelOptUtil.toString(plan), true);
+          RelOptUtil.toString(plan), true, null);
     }
     List<Aggregate> aggregates = new ArrayList<>();
     collectPrivateAggregates(plan, aggregates);
@@ -124,7 +124,7 @@ public final class PrivacyAnalysis {
     List<ReleasePlan.Release> ordered = new ArrayList<>();
     aggregates.forEach(a -> ordered.add(releases.get(a)));
     return new ReleasePlan(ordered, inputs, postSql, plan.getRowType(), RelOptUtil.toString(post),
-        false);
+        false, post);
   }
 
   /**

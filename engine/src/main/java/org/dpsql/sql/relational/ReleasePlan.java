@@ -20,9 +20,11 @@ import org.apache.calcite.rel.type.RelDataType;
  * @param rowType the statement's result type, with the validated column names
  * @param plan the relational plan with its release nodes, for EXPLAIN
  * @param empty whether the statement returns no rows whatever the data
+ * @param post the post-processing plan over the release and public-input tables (scans of
+ *     {@code R0, P0, ...}), null when {@code empty}
  */
 public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs, String postSql,
-    RelDataType rowType, String plan, boolean empty) {
+    RelDataType rowType, String plan, boolean empty, org.apache.calcite.rel.RelNode post) {
 
   public ReleasePlan {
     releases = List.copyOf(releases);
@@ -35,7 +37,7 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
     List<RelDataType> types = rowType.getFieldList().stream()
         .map(org.apache.calcite.rel.type.RelDataTypeField::getType).toList();
     return new ReleasePlan(releases, publicInputs, postSql,
-        typeFactory.createStructType(types, labels), plan, empty);
+        typeFactory.createStructType(types, labels), plan, empty, post);
   }
 
   /**
