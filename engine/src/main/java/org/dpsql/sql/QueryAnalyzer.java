@@ -103,11 +103,6 @@ public final class QueryAnalyzer {
   public interface PublicRowReader {
     List<Object[]> read(String sql) throws SQLException;
   }
-  private final CalciteSchema rootSchema;
-  private final List<String> defaultSchemaPath;
-  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl();
-  private final CalciteConnectionConfig calciteConfig;
-
   private final SqlDialect backendDialect;
 
   /**
@@ -138,11 +133,6 @@ public final class QueryAnalyzer {
     this.relationalPlanner = new org.dpsql.sql.relational.RelationalPlanner(policy, catalog,
         defaultSchema);
     this.privacyAnalysis = new org.dpsql.sql.relational.PrivacyAnalysis(policy, backendDialect);
-    this.rootSchema = ValidationSchema.build(catalog);
-    this.defaultSchemaPath = defaultSchema == null ? List.of() : List.of(defaultSchema);
-    java.util.Properties p = new java.util.Properties();
-    p.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
-    this.calciteConfig = new CalciteConnectionConfigImpl(p);
   }
 
   /**
@@ -374,12 +364,15 @@ public final class QueryAnalyzer {
     DpHint hint = statementHint(node);
     org.dpsql.sql.relational.RelationalPlanner.Planned planned =
         relationalPlanner.plan(node, splitLookupJoins);
-    org.dpsql.sql.relational.ReleasePlan split = privacyAnalysis.split(planned.rel(), hint);
-    split = split.withLabels(labels(node, split.rowType().getFieldNames()),
-        planned.rel().getCluster().getTypeFactory());
+    org.dpsql.sql.relational.ReleasePlan split = privacyAnalysis.split(planned.rel());
+    // the statement's budget (its hint, or the policy's default_query) split equally among its
+    // private aggregates, so that a statement costs the same whatever their number
+    DpHint share = hint.share(split.chargedReleases(), policy.budget().defaultQuery());
+    split = split.withHint(share.sqlText()).withLabels(labels(node,
+        split.rowType().getFieldNames()), planned.rel().getCluster().getTypeFactory());
     List<AnalyzedStatement> parts = new ArrayList<>();
     for (org.dpsql.sql.relational.ReleasePlan.Release r : split.releases()) {
-      parts.add(analyzeCanonical(r));
+      parts.add(analyzeCanonical(r, share));
     }
     List<AnalyzedStatement.ParameterInfo> parameters = parameterInfos(planned.parameterTypes());
     AnalyzedStatement single = parts.size() == 1
@@ -399,8 +392,8 @@ public final class QueryAnalyzer {
    * columns are evaluated on their column's domain in the backend and become part of the release's
    * identity.
    */
-  private AnalyzedStatement analyzeCanonical(org.dpsql.sql.relational.ReleasePlan.Release release)
-      throws SQLException {
+  private AnalyzedStatement analyzeCanonical(org.dpsql.sql.relational.ReleasePlan.Release release,
+      DpHint hint) throws SQLException {
     SqlSelect node = release.core().node();
     Tables t = tablesOf(node);
     String normalized = release.coreSql();
@@ -415,7 +408,7 @@ public final class QueryAnalyzer {
     }
     Object q;
     try {
-      q = analyzePrivate(node, null, t, joined, release.hint());
+      q = analyzePrivate(node, t, joined, hint);
     } catch (SQLException e) {
       if (release.core().from() instanceof SqlJoin) {
         throw new LookupJoinRefusal(e);
@@ -608,66 +601,6 @@ public final class QueryAnalyzer {
     return Set.of("COUNT", "SUM", "AVG", "MIN", "MAX").contains(fn) ? fn + "_" + column : null;
   }
 
-  /**
-   * Whether a statement is certainly outside the single-table form (a {@code WITH}, a nested
-   * SELECT other than the branches of a top-level UNION, {@code HAVING}, a window function, a
-   * {@code GROUP BY} of an expression or ordinal), so that the single-aggregate analysis, which
-   * would refuse it, is skipped.
-   */
-  private static boolean outsideSingleTableForm(SqlNode node) {
-    SqlNode n = node instanceof SqlOrderBy ob ? ob.query : node;
-    int branches = 0;
-    java.util.ArrayDeque<SqlNode> todo = new java.util.ArrayDeque<>(List.of(n));
-    while (!todo.isEmpty()) {
-      SqlNode b = todo.pop();
-      if (b.getKind() == SqlKind.UNION) {
-        todo.addAll(((SqlCall) b).getOperandList());
-      } else {
-        branches++;
-      }
-    }
-    int[] selects = new int[1];
-    boolean[] outside = new boolean[1];
-    node.accept(new SqlBasicVisitor<Void>() {
-      @Override
-      public Void visit(SqlCall call) {
-        if (call instanceof SqlWith || call.getKind() == SqlKind.OVER) {
-          outside[0] = true;
-        }
-        if (call instanceof SqlSelect select) {
-          selects[0]++;
-          outside[0] |= select.getHaving() != null;
-          // GROUP BY an expression or an ordinal: the single-table analysis takes columns only
-          if (select.getGroup() != null) {
-            for (SqlNode g : select.getGroup()) {
-              outside[0] |= !(g instanceof SqlIdentifier) && g.getKind() != SqlKind.ROLLUP
-                  && g.getKind() != SqlKind.CUBE && g.getKind() != SqlKind.GROUPING_SETS;
-            }
-          }
-        }
-        return super.visit(call);
-      }
-    });
-    return outside[0] || selects[0] > branches;
-  }
-
-  /** Whether a statement is one SELECT over a join (what the join analysis reads). */
-  private static boolean isJoin(SqlNode node) {
-    SqlNode n = node instanceof SqlOrderBy ob ? ob.query : node;
-    return n instanceof SqlSelect select && PublicJoins.isJoin(select);
-  }
-
-  private static boolean hasDynamicParameters(SqlNode node) {
-    boolean[] found = new boolean[1];
-    node.accept(new SqlBasicVisitor<Void>() {
-      @Override
-      public Void visit(org.apache.calcite.sql.SqlDynamicParam param) {
-        found[0] = true;
-        return null;
-      }
-    });
-    return found[0];
-  }
 
   /** The one DP hint of a statement (on any of its SELECTs), or {@link DpHint#NONE}. */
   private static DpHint statementHint(SqlNode node) throws SQLException {
@@ -1037,99 +970,6 @@ public final class QueryAnalyzer {
     return FilterClauses.rewrite(ConstantFolding.fold(QuantileCall.rewrite(parsed)));
   }
 
-  /** Validates the statement against the backend tables; returns the dynamic parameters' types. */
-  private List<AnalyzedStatement.ParameterInfo> validate(SqlNode node) throws SQLException {
-    CalciteCatalogReader reader =
-        new CalciteCatalogReader(rootSchema, defaultSchemaPath, typeFactory, calciteConfig);
-    SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), reader,
-        typeFactory, SqlValidator.Config.DEFAULT
-            .withConformance(SqlConformanceEnum.LENIENT)
-            .withIdentifierExpansion(true)
-            // no implicit casts: the backend would convert row values, and a conversion that
-            // fails on some rows (or quotes them in its error) would reveal those rows
-            .withTypeCoercionEnabled(false));
-    try {
-      SqlNode validated = validator.validate(node);
-      checkComparisons(validated, validator);
-      RelDataType paramRow = validator.getParameterRowType(validated);
-      List<RelDataType> types = new ArrayList<>();
-      for (RelDataTypeField f : paramRow.getFieldList()) {
-        types.add(f.getType());
-      }
-      return parameterInfos(types);
-    } catch (CalciteContextException e) {
-      String msg = e.getMessage();
-      String state = "42000";
-      if (msg != null && msg.contains("Object '") && msg.contains("not found")) {
-        state = "42S02";
-      } else if (msg != null && msg.contains("Column '") && msg.contains("not found")) {
-        state = "42S22";
-      }
-      throw new SQLException(msg, state, e);
-    } catch (IllegalArgumentException e) {
-      throw new SQLException(e.getMessage(), "42000");
-    } catch (RuntimeException e) {
-      throw new SQLException("SQL validation error: " + e.getMessage(), "42000", e);
-    }
-  }
-
-  private static final Set<SqlKind> COMPARISONS = Set.of(SqlKind.EQUALS, SqlKind.NOT_EQUALS,
-      SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN,
-      SqlKind.GREATER_THAN_OR_EQUAL, SqlKind.BETWEEN, SqlKind.IN, SqlKind.NOT_IN, SqlKind.LIKE);
-
-  /**
-   * Refuses comparisons between different type families (e.g. a VARCHAR column with a number):
-   * Calcite accepts them, but the backend would then convert each row's value, and a conversion
-   * that fails on some rows would reveal them (and H2 quotes the value in its error).
-   */
-  public static void checkComparisons(SqlNode validated, SqlValidator validator) {
-    List<SqlNode> wheres = new ArrayList<>();
-    validated.accept(new SqlBasicVisitor<Void>() {
-      @Override
-      public Void visit(SqlCall call) {
-        if (call instanceof SqlSelect select && select.getWhere() != null) {
-          wheres.add(select.getWhere());
-        }
-        if (call instanceof SqlJoin join && join.getCondition() != null) {
-          wheres.add(join.getCondition());
-        }
-        return super.visit(call);
-      }
-    });
-    for (SqlNode where : wheres) {
-      checkFilterComparisons(where, validator);
-    }
-  }
-
-  private static void checkFilterComparisons(SqlNode where, SqlValidator validator) {
-    where.accept(new SqlBasicVisitor<Void>() {
-      @Override
-      public Void visit(SqlCall call) {
-        if (COMPARISONS.contains(call.getKind())) {
-          org.apache.calcite.sql.type.SqlTypeFamily family = null;
-          for (SqlNode operand : call.getOperandList()) {
-            for (SqlNode o : operand instanceof SqlNodeList list ? list.getList() : List.of(operand)) {
-              RelDataType t = o == null ? null : validator.getValidatedNodeTypeIfKnown(o);
-              if (t == null || t.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.NULL
-                  || t.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.ANY) {
-                continue;
-              }
-              org.apache.calcite.sql.type.SqlTypeFamily f = t.getSqlTypeName().getFamily();
-              if (family == null) {
-                family = f;
-              } else if (f != null && f != family) {
-                throw new IllegalArgumentException("cannot compare " + family + " with " + f
-                    + " in " + call + "; write a literal of the column's type (e.g. '3' for a text "
-                    + "column)");
-              }
-            }
-          }
-        }
-        return super.visit(call);
-      }
-    });
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Tables a statement touches
 
@@ -1192,53 +1032,19 @@ public final class QueryAnalyzer {
   // Private aggregate queries
 
   /**
-   * Analyses a private statement: an {@link AggregateQuery} for one plain aggregate, a {@link
-   * WorkloadQuery} for a {@code UNION ALL} of aggregates or a {@code GROUP BY} with grouping sets.
+   * The policy analysis of a private aggregate's canonical statement (a SELECT over one private
+   * table, or over its join with public lookup tables): an {@link AggregateQuery}, or a {@link
+   * WorkloadQuery} for grouping sets and joins with public tables. {@code derived}, when not null,
+   * gives the derived columns the statement names; {@code hint} is its share of the statement's
+   * budget.
    */
-  private Object analyzePrivate(SqlNode node, SqlNode validationCopy, Tables tables)
-      throws SQLException {
-    return analyzePrivate(node, validationCopy, tables, null, null);
-  }
-
-  /**
-   * As {@link #analyzePrivate(SqlNode, SqlNode, Tables)}; {@code derived}, when not null, gives
-   * the derived columns a canonical statement of the relational front end names.
-   */
-  private Object analyzePrivate(SqlNode node, SqlNode validationCopy, Tables tables,
-      PublicJoins.Joined derived, DpHint hint) throws SQLException {
-    if (validationCopy != null) {
-      SqlNode inner = validationCopy instanceof SqlExplain e ? e.getExplicandum() : validationCopy;
-      validate(inner);
-    }
-    SqlNodeList orderList = null;
-    SqlNode offset = null;
-    SqlNode fetch = null;
-    if (node instanceof SqlOrderBy ob) {
-      orderList = ob.orderList;
-      offset = ob.offset;
-      fetch = ob.fetch;
-      node = ob.query;
-    }
-    if (node instanceof SqlWith) {
-      throw SqlStates.notSupported("WITH over a private table is not supported; "
-          + "write the aggregate query over the table directly");
-    }
-    if (node.getKind() == SqlKind.UNION) {
-      return analyzeUnion((SqlCall) node, orderList, offset, fetch, tables);
-    }
-    if (!(node instanceof SqlSelect select)) {
-      throw SqlStates.notSupported(node.getKind() + " over a private table is not supported; "
-          + "write aggregate queries, or a UNION ALL of them");
-    }
-    SelectAnalysis a = analyzeSelect(select, orderList, offset, fetch, tables, derived, hint);
+  private Object analyzePrivate(SqlSelect select, Tables tables, PublicJoins.Joined derived,
+      DpHint hint) throws SQLException {
+    SelectAnalysis a = analyzeSelect(select, tables, derived, hint);
     if (a.groupingSets() == null && a.query().joins().isEmpty()) {
       return a.query();
     }
     refusePrivateKeysInWorkload(a.query());
-    if (a.query().offset() != null || a.query().fetch() != null) {
-      throw SqlStates.notSupported("OFFSET/FETCH/LIMIT with grouping sets or with joins is not "
-          + "supported; filter the released rows in your client");
-    }
     refuseDistinctUnitsInWorkload(a.query());
     if (a.groupingSets() == null) {
       // a join with public tables is answered over its key's cells, as a one-query workload
@@ -1266,81 +1072,10 @@ public final class QueryAnalyzer {
   /** The most grouping sets one statement may expand to. */
   private static final int MAX_GROUPING_SETS = 256;
 
-  private WorkloadQuery analyzeUnion(SqlCall union, SqlNodeList orderList, SqlNode offset,
-      SqlNode fetch, Tables tables) throws SQLException {
-    List<SqlSelect> branches = new ArrayList<>();
-    flattenUnion(union, branches);
-    List<AggregateQuery> parts = new ArrayList<>();
-    TablePolicy table = null;
-    DpHint hint = null;
-    int width = -1;
-    for (int b = 0; b < branches.size(); b++) {
-      SelectAnalysis a = analyzeSelect(branches.get(b), null, null, null, tables, null, null);
-      AggregateQuery q = a.query();
-      if (table == null) {
-        table = q.table();
-        hint = q.hint();
-        width = q.outputs().size();
-      } else {
-        if (!table.equals(q.table())) {
-          throw SqlStates.notSupported("the branches of a UNION ALL workload must read the same "
-              + "private table; branch " + (b + 1) + " reads " + q.table().name() + ", branch 1 "
-              + table.name() + ". Send one statement per table");
-        }
-        if (!q.hint().equals(DpHint.NONE) && !q.hint().equals(hint)) {
-          throw SqlStates.badPrivacyParameter("a UNION ALL workload is answered jointly with one "
-              + "charge: put the DP hint on its first SELECT only (branch " + (b + 1) + " has a "
-              + "different one)");
-        }
-        if (q.outputs().size() != width) {
-          throw SqlStates.notSupported("UNION ALL branches need the same number of columns");
-        }
-      }
-      if (q.offset() != null || q.fetch() != null || !q.orderBy().isEmpty()) {
-        throw SqlStates.notSupported("ORDER BY/OFFSET/FETCH inside a UNION ALL branch is not "
-            + "supported; order the whole result instead");
-      }
-      if (q.listsDomain()) {
-        // answered as a statement whose branches are released (listed) one by one
-        throw SqlStates.notSupported("a UNION ALL branch without aggregates is not a workload "
-            + "query");
-      }
-      refuseDistinctUnitsInWorkload(q);
-      refusePrivateKeysInWorkload(q);
-      if (a.groupingSets() == null) {
-        parts.add(q);
-      } else {
-        parts.addAll(a.partsByGroupingSet());
-      }
-    }
-    if (offset != null || fetch != null) {
-      throw SqlStates.notSupported("OFFSET/FETCH/LIMIT on a UNION ALL workload is not supported; "
-          + "filter the released rows in your client");
-    }
-    List<SortKey> sort = orderList == null ? List.of() : sortKeys(orderList, parts.get(0).outputs());
-    return new WorkloadQuery(WorkloadQuery.Shape.UNION_ALL, table, parts, hint, sort);
-  }
 
-  private static void flattenUnion(SqlCall union, List<SqlSelect> out) throws SQLException {
-    if (union.getOperator() != org.apache.calcite.sql.fun.SqlStdOperatorTable.UNION_ALL) {
-      throw SqlStates.notSupported("UNION without ALL over private aggregates is not supported: "
-          + "removing duplicate rows would depend on the noisy values; use UNION ALL");
-    }
-    for (SqlNode operand : union.getOperandList()) {
-      if (operand.getKind() == SqlKind.UNION) {
-        flattenUnion((SqlCall) operand, out);
-      } else if (operand instanceof SqlSelect s) {
-        out.add(s);
-      } else {
-        throw SqlStates.notSupported(operand.getKind() + " inside a UNION ALL over a private "
-            + "table is not supported; each branch must be an aggregate SELECT");
-      }
-    }
-  }
 
-  private SelectAnalysis analyzeSelect(SqlSelect select, SqlNodeList orderList, SqlNode offset,
-      SqlNode fetch, Tables tables, PublicJoins.Joined derived, DpHint given)
-      throws SQLException {
+  private SelectAnalysis analyzeSelect(SqlSelect select, Tables tables, PublicJoins.Joined derived,
+      DpHint given) throws SQLException {
     PublicJoins.Joined joined = null;
     TablePolicy table;
     if (derived != null) {
@@ -1352,30 +1087,9 @@ public final class QueryAnalyzer {
     } else {
       table = singlePrivateTable(select, tables);
     }
-    if (select.isDistinct() || select.getModifierNode(SqlSelectKeyword.DISTINCT) != null) {
-      throw SqlStates.notAllowed("SELECT DISTINCT over private table " + table.name()
-          + " would reveal which values occur; use GROUP BY with COUNT(*) instead");
-    }
-    DpHint hint = given != null ? given : readHint(select);
-    if (select.getHaving() != null) {
-      throw SqlStates.notSupported("HAVING is not supported on private tables yet; "
-          + "filter the released rows in your client");
-    }
-    if (select.getWindowList() != null && !select.getWindowList().isEmpty()) {
-      throw SqlStates.notSupported("WINDOW clauses are not supported on private tables");
-    }
-    if (select.getQualify() != null) {
-      throw SqlStates.notSupported("QUALIFY is not supported on private tables");
-    }
-    if (select.getOrderList() != null && orderList == null) {
-      orderList = select.getOrderList();
-    }
-    if (select.getOffset() != null && offset == null) {
-      offset = select.getOffset();
-    }
-    if (select.getFetch() != null && fetch == null) {
-      fetch = select.getFetch();
-    }
+    // a canonical statement: no DISTINCT, HAVING, window, ORDER BY or limit (the relational
+    // planner leaves those to post-processing of the released rows)
+    DpHint hint = given;
 
     List<ColumnPolicy> groupBy = new ArrayList<>();
     List<List<ColumnPolicy>> groupingSets = null;
@@ -1475,14 +1189,12 @@ public final class QueryAnalyzer {
     }
 
     SqlNode where = select.getWhere() == null ? null : checkedFilter(select.getWhere(), table);
-    List<SortKey> sort = orderList == null ? List.of() : sortKeys(orderList, outputs);
     if (joined == null) {
-      return new SelectAnalysis(new AggregateQuery(table, groupBy, outputs, where, hint, sort,
-          longLiteral(offset, "OFFSET"), longLiteral(fetch, "FETCH/LIMIT")), groupingSets);
+      return new SelectAnalysis(new AggregateQuery(table, groupBy, outputs, where, hint, List.of(),
+          null, null), groupingSets);
     }
     return new SelectAnalysis(new AggregateQuery(joined.privateTable(), groupBy, outputs, where,
-        hint, sort, longLiteral(offset, "OFFSET"), longLiteral(fetch, "FETCH/LIMIT"),
-        joined.joins()), groupingSets);
+        hint, List.of(), null, null, joined.joins()), groupingSets);
   }
 
   /** Refuses COUNT/SUM/AVG of a column of a joined public table (XDP03). */
@@ -1821,63 +1533,6 @@ public final class QueryAnalyzer {
     return rewritten;
   }
 
-  private static List<SortKey> sortKeys(SqlNodeList orderList, List<OutputItem> outputs)
-      throws SQLException {
-    List<SortKey> keys = new ArrayList<>();
-    for (SqlNode n : orderList) {
-      boolean desc = false;
-      while (n instanceof SqlBasicCall c && (c.getKind() == SqlKind.DESCENDING
-          || c.getKind() == SqlKind.NULLS_FIRST || c.getKind() == SqlKind.NULLS_LAST)) {
-        desc |= c.getKind() == SqlKind.DESCENDING;
-        n = c.operand(0);
-      }
-      int index = -1;
-      if (n instanceof SqlNumericLiteral lit) {
-        index = lit.intValue(true) - 1;
-      } else if (n instanceof SqlIdentifier id) {
-        String name = id.names.get(id.names.size() - 1);
-        for (int i = 0; i < outputs.size(); i++) {
-          OutputItem o = outputs.get(i);
-          if (o.label().equalsIgnoreCase(name)
-              || (o.isGroupKey() && o.column().name().equalsIgnoreCase(name))) {
-            index = i;
-            break;
-          }
-        }
-      } else {
-        for (int i = 0; i < outputs.size(); i++) {
-          if (outputs.get(i).aggregate() != null && n instanceof SqlCall call
-              && matchesAggregate(call, outputs.get(i))) {
-            index = i;
-            break;
-          }
-        }
-      }
-      if (index < 0 || index >= outputs.size()) {
-        throw SqlStates.notSupported("ORDER BY " + n + ": order by a column of the result "
-            + "(its name, alias or position)");
-      }
-      keys.add(new SortKey(index, desc));
-    }
-    return keys;
-  }
 
-  private static boolean matchesAggregate(SqlCall call, OutputItem o) {
-    String k = functionName(call);
-    if (o.aggregate() == AggregateKind.COUNT_STAR) {
-      return k.equals("COUNT") && call.operand(0) instanceof SqlIdentifier id && id.isStar();
-    }
-    return k.equals(o.aggregate().name()) && call.operand(0) instanceof SqlIdentifier id
-        && !id.isStar() && id.names.get(id.names.size() - 1).equalsIgnoreCase(o.column().name());
-  }
 
-  private static Long longLiteral(SqlNode n, String what) throws SQLException {
-    if (n == null) {
-      return null;
-    }
-    if (n instanceof SqlNumericLiteral lit) {
-      return lit.longValue(true);
-    }
-    throw SqlStates.notSupported(what + " must be a number literal on private queries");
-  }
 }

@@ -26,7 +26,6 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.dpsql.errors.SqlStates;
-import org.dpsql.sql.DpHint;
 
 /**
  * One private aggregate of a plan written as the canonical single-table statement that dpsql's
@@ -99,9 +98,11 @@ public final class CoreAggregate {
           null, null, null, null, null, null, null);
     }
 
-    /** The statement as text with {@code hint} as its DP hint: what the ledger and EXPLAIN show. */
-    public String sql(DpHint hint) {
-      String hintText = hint.sqlText();
+    /**
+     * The statement as text with {@code hintText} ({@code /*+ DP(...) *}{@code /}, or empty) as its
+     * DP hint: what the ledger and EXPLAIN show.
+     */
+    public String sql(String hintText) {
       String body = node().toSqlString(c -> c.withDialect(DIALECT).withAlwaysUseParentheses(false)
           .withSelectListItemsOnSeparateLines(false).withUpdateSetListNewline(false)
           .withIndentation(0)).getSql().replace('\n', ' ');

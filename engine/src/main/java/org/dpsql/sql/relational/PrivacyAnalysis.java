@@ -33,7 +33,6 @@ import org.apache.calcite.sql.dialect.H2SqlDialect;
 import org.dpsql.errors.SqlStates;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.TablePolicy;
-import org.dpsql.sql.DpHint;
 
 /**
  * Finds the private aggregates of a plan and splits it into a {@link ReleasePlan}.
@@ -46,9 +45,8 @@ import org.dpsql.sql.DpHint;
  *
  * <p>Guarantees: a private table is never reached except through a private aggregate; a plan that
  * would return its rows (a projection or filter of it without an aggregate) is refused with XDP02,
- * unless the plan is provably empty (a schema probe), which reads nothing. The statement's budget
- * (its DP hint, or the policy's {@code default_query}) is split equally among its private
- * aggregates, so a statement costs the same whatever the number of its aggregates.
+ * unless the plan is provably empty (a schema probe), which reads nothing. The same aggregate
+ * reached twice (a self-join, a CTE used twice) is one release.
  */
 public final class PrivacyAnalysis {
   private final Policy policy;
@@ -71,10 +69,14 @@ public final class PrivacyAnalysis {
     this.oneRowPerUnit = java.util.Objects.requireNonNull(declaredUnique);
   }
 
-  /** Splits {@code plan} at its private aggregates; {@code hint} is the statement's DP hint. */
-  public ReleasePlan split(RelNode plan, DpHint hint) throws SQLException {
+  /**
+   * Splits {@code plan} at its private aggregates; the releases' hints are set by the caller
+   * ({@link ReleasePlan#withHint}: the statement's budget split among {@link
+   * ReleasePlan#chargedReleases}).
+   */
+  public ReleasePlan split(RelNode plan) throws SQLException {
     try {
-      return splitChecked(plan, hint);
+      return splitChecked(plan);
     } catch (UnsupportedOperationException | IllegalStateException e) {
       // a construct Calcite cannot write back as SQL (the plan itself was valid)
       throw SqlStates.notSupported("this statement cannot be answered privately: a part of it "
@@ -83,7 +85,7 @@ public final class PrivacyAnalysis {
     }
   }
 
-  private ReleasePlan splitChecked(RelNode plan, DpHint hint) throws SQLException {
+  private ReleasePlan splitChecked(RelNode plan) throws SQLException {
     plan = distinctUnitsAsRows(plan);
     if (isEmpty(plan)) {
       return new ReleasePlan(List.of(), List.of(), null, plan.getRowType(),
@@ -105,17 +107,10 @@ public final class PrivacyAnalysis {
       }
       canonical.add(c);
     }
-    // the same aggregate reached twice (a self-join, a CTE used twice) is one release: the budget
-    // is split among the distinct ones; a listing of declared domains costs nothing and takes
-    // no share
-    DpHint share = hint.share((int) Math.max(1, canonical.stream()
-        .filter(c -> !c.listsDomain()).map(c -> new ReleasePlan.Release("", c, DpHint.NONE)
-        .statementText()).distinct().count()),
-        policy.budget().defaultQuery());
     Map<RelNode, ReleasePlan.Release> releases = new IdentityHashMap<>();
     for (int i = 0; i < aggregates.size(); i++) {
       CoreAggregate.Canonical c = canonical.get(i);
-      releases.put(aggregates.get(i), new ReleasePlan.Release("R" + i, c, share));
+      releases.put(aggregates.get(i), new ReleasePlan.Release("R" + i, c, ""));
     }
     List<ReleasePlan.PublicInput> inputs = new ArrayList<>();
     RelNode post = unpadded(replace(plan, releases, inputs));

@@ -31,7 +31,6 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.dpsql.backend.BackendCatalog;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.TablePolicy;
-import org.dpsql.sql.ValidationSchema;
 
 /**
  * Turns a parsed statement into relational algebra: validates it against the tables the policy
@@ -205,7 +204,7 @@ public final class RelationalPlanner {
         }
       }
       // no comparison across type families (a conversion failing on some rows would reveal them)
-      org.dpsql.sql.QueryAnalyzer.checkComparisons(validated, validator);
+      ComparisonFamilies.check(validated, validator);
     } catch (CalciteContextException e) {
       throw validationError(e);
     } catch (IllegalArgumentException e) {

@@ -40,12 +40,31 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
         typeFactory.createStructType(types, labels), plan, empty, post);
   }
 
+  /** This plan with {@code hintText} as every release's DP hint. */
+  public ReleasePlan withHint(String hintText) {
+    List<Release> hinted = new java.util.ArrayList<>();
+    for (Release r : releases) {
+      hinted.add(new Release(r.table(), r.core(), hintText));
+    }
+    return new ReleasePlan(hinted, publicInputs, postSql, rowType, plan, empty, post);
+  }
+
+  /**
+   * The number of distinct releases that cost budget (the same aggregate reached twice is one
+   * release; a listing of declared domains costs nothing): the statement's budget is split
+   * equally among them.
+   */
+  public int chargedReleases() {
+    return (int) Math.max(1, releases.stream().filter(r -> !r.core().listsDomain())
+        .map(r -> new Release("", r.core(), "").statementText()).distinct().count());
+  }
+
   /**
    * One private aggregate, released as table {@code table}: its canonical statement (a parse tree,
-   * with its derived columns: expressions of one point-domain column) and the statement's DP hint
-   * (its share of the statement's budget).
+   * with its derived columns: expressions of one point-domain column) and the text of its DP hint
+   * (its share of the statement's budget, empty until the front end sets it).
    */
-  public record Release(String table, CoreAggregate.Canonical core, org.dpsql.sql.DpHint hint) {
+  public record Release(String table, CoreAggregate.Canonical core, String hint) {
     public List<CoreAggregate.Derived> derived() {
       return core.derived();
     }
