@@ -294,7 +294,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   }
 
   private PreparedQuery prepareWithinLimits(String sql) throws SQLException {
-    return prepareAnalyzed(sql, QueryAnalyzer.bindsAtExecute(sql, analyzer.analyze(sql)));
+    return prepareAnalyzed(sql, analyzer.analyze(sql));
+  }
+
+  /** The front end of this session (its analysis of statements). */
+  public QueryAnalyzer analyzer() {
+    return analyzer;
   }
 
   /**
@@ -314,10 +319,6 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           release.parameters(), null, null, List.of(release));
     }
     if (st instanceof AnalyzedStatement.Deferred d) {
-      if (d.probe() != null) {
-        return new PreparedQuery(sql, st, prepareAnalyzed(sql, d.probe()).columns(),
-            d.parameters());
-      }
       List<ResultColumn> columns = new ArrayList<>();
       for (AnalyzedStatement.ColumnInfo c : d.columns()) {
         columns.add(describedColumn(c));
@@ -436,10 +437,31 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
    */
   public ResultTable execute(PreparedQuery q, List<Object> parameters) throws SQLException {
     try {
-      return executeWithinLimits(q, parameters);
+      return executeWithinLimits(q, boundValues(q, parameters));
     } catch (SQLException e) {
       throw StatementTimeout.translate(e, policy.limits().statementTimeoutSeconds());
     }
+  }
+
+  /**
+   * The values of a private statement planned with its parameters kept, each in the type
+   * validation inferred for it (22018/22007 naming the parameter when it cannot be, before
+   * anything is read or charged), so that the same values bound as different Java types are the
+   * same release; other statements' values as they are.
+   */
+  private static List<Object> boundValues(PreparedQuery q, List<Object> parameters)
+      throws SQLException {
+    AnalyzedStatement st = q.statement();
+    if (parameters.isEmpty() || !(st instanceof AnalyzedStatement.PrivateAggregate
+        || st instanceof AnalyzedStatement.PrivateWorkload)) {
+      return parameters;
+    }
+    List<Object> out = new ArrayList<>(parameters.size());
+    for (int i = 0; i < parameters.size(); i++) {
+      out.add(org.dpsql.sql.ParameterLiteral.value(i + 1, parameters.get(i),
+          i < q.parameters().size() ? q.parameters().get(i) : null));
+    }
+    return out;
   }
 
   /**

@@ -113,16 +113,16 @@ public sealed interface AnalyzedStatement {
   record ExplainComposite(Composite composite, String normalizedSql) implements AnalyzedStatement {}
 
   /**
-   * A statement over private tables with values known only when it runs (dynamic parameters, the
-   * clock): at execute its {@code template} is bound ({@link StatementTemplate#bind}) and the
-   * bound text, literals only, is analysed like any statement, on whichever path answers it.
-   * {@code probe} is the single-aggregate analysis with the parameters kept (its result columns
-   * and checks at prepare), or null when the statement is described by validation only ({@code
-   * columns}); {@code parameters} are the parameters' inferred types.
+   * A statement over private tables whose plan depends on values known only when it runs: the
+   * clock ({@code CURRENT_DATE}), or parameters outside a release's filter (HAVING, LIMIT, a time
+   * bound, a derived column). At execute its {@code template} is bound ({@link
+   * StatementTemplate#bind}) and the bound text, literals only, is planned like any statement
+   * (once per distinct values). A statement whose parameters all stand in a release's filter is
+   * not deferred: it is planned once at prepare and its values are bound to the measurement at
+   * each execution. {@code columns} and {@code parameters} describe it by validation.
    */
-  record Deferred(StatementTemplate template, AnalyzedStatement probe,
-      List<ParameterInfo> parameters, List<ColumnInfo> columns, String normalizedSql)
-      implements AnalyzedStatement {}
+  record Deferred(StatementTemplate template, List<ParameterInfo> parameters,
+      List<ColumnInfo> columns, String normalizedSql) implements AnalyzedStatement {}
 
   /**
    * A result column as validation describes it before the statement runs; {@code count}: a

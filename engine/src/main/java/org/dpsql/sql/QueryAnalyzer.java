@@ -168,7 +168,7 @@ public final class QueryAnalyzer {
           // parameters and the clock are bound at execute; EXPLAIN then shows the bound values
           SqlNode explicandum = ((SqlExplain) parse(template.withClock(java.time.Instant.now())))
               .getExplicandum();
-          return new AnalyzedStatement.Deferred(template, null,
+          return new AnalyzedStatement.Deferred(template,
               parameterInfos(relationalPlanner.describe(explicandum).parameterTypes()),
               List.of(new AnalyzedStatement.ColumnInfo("PLAN", java.sql.Types.VARCHAR,
                   "VARCHAR")), normalized);
@@ -230,7 +230,7 @@ public final class QueryAnalyzer {
             probe instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
                 : probe instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters() : null;
         if (params != null && params.size() == template.parameterCount()) {
-          // the session binds it at execute like any other (see bindsAtExecute)
+          // planned once: its values are bound to the release's filter at each execution
           return probe;
         }
       } catch (NeedsBinding | org.dpsql.sql.relational.CoreAggregate.NeedsValues e) {
@@ -273,25 +273,7 @@ public final class QueryAnalyzer {
       columns.add(new AnalyzedStatement.ColumnInfo(labels.get(i),
           type.getSqlTypeName().getJdbcOrdinal(), type.getSqlTypeName().getName(), counts[i]));
     }
-    return new AnalyzedStatement.Deferred(template, null, parameters, columns, normalized);
-  }
-
-  /**
-   * {@code st}, the analysis of {@code sql}, as the session runs it: a private aggregate or
-   * workload with parameters is bound at execute (its values written as literals and the bound
-   * statement analysed again), like every other statement with parameters; its analysis with the
-   * parameters kept gives the checks and the result columns at prepare. Other statements are
-   * returned as they are.
-   */
-  public static AnalyzedStatement bindsAtExecute(String sql, AnalyzedStatement st) {
-    List<AnalyzedStatement.ParameterInfo> params =
-        st instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
-            : st instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters() : List.of();
-    if (params.isEmpty()) {
-      return st;
-    }
-    return new AnalyzedStatement.Deferred(StatementTemplate.of(sql), st, params, List.of(),
-        st.normalizedSql());
+    return new AnalyzedStatement.Deferred(template, parameters, columns, normalized);
   }
 
   /** Refusal of a statement that is answered once its parameters are bound to literals. */
@@ -359,8 +341,21 @@ public final class QueryAnalyzer {
     }
   }
 
+  /**
+   * How many statements this analyser has planned (relational conversion and privacy split): a
+   * prepared statement whose values are bound to its releases' filters is planned once, however
+   * often it is executed with new values.
+   */
+  public long plannedStatements() {
+    return planned.get();
+  }
+
+  private final java.util.concurrent.atomic.AtomicLong planned =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private AnalyzedStatement planned(SqlNode node, String normalized, boolean splitLookupJoins)
       throws SQLException {
+    planned.incrementAndGet();
     DpHint hint = statementHint(node);
     org.dpsql.sql.relational.RelationalPlanner.Planned planned =
         relationalPlanner.plan(node, splitLookupJoins);
