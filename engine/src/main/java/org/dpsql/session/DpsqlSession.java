@@ -53,7 +53,7 @@ import org.dpsql.sql.AggregateQuery;
 import org.dpsql.sql.Mechanism;
 import org.dpsql.sql.WorkloadQuery;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 import org.dpsql.sql.relational.ReleasePlan;
 
 /**
@@ -78,7 +78,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private final Connection backend;
   private final Policy policy;
   private final BackendCatalog catalog;
-  private final QueryAnalyzer analyzer;
+  private final FrontEnd analyzer;
   private final Accountant accountant;
   private final BigDecimal reportingDelta;
   private final RandomBits random;
@@ -110,7 +110,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private static final int BOUND_CACHE = 128;
 
   private DpsqlSession(Connection backend, Policy policy, BackendCatalog catalog,
-      QueryAnalyzer analyzer, Accountant accountant, BigDecimal reportingDelta, RandomBits random,
+      FrontEnd analyzer, Accountant accountant, BigDecimal reportingDelta, RandomBits random,
       SqlDialect dialect, Releases releases) {
     this.backend = backend;
     this.policy = policy;
@@ -176,7 +176,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       refuseUnsupportedBounding(policy, dialect, backend);
       ExactMeasurer.checkChoice(policy.limits().measurementChoice(), dialect,
           backend.getMetaData().getDatabaseProductName());
-      QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect,
+      FrontEnd analyzer = new FrontEnd(policy, catalog, backend.getSchema(), dialect,
           sql -> runOn(limited, sql, List.of()).rows());
       Accounting accounting = Accounting.parse(policy.budget().accounting());
       BudgetAmount total = policy.budget().perConnection();
@@ -298,7 +298,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   }
 
   /** The front end of this session (its analysis of statements). */
-  public QueryAnalyzer analyzer() {
+  public FrontEnd analyzer() {
     return analyzer;
   }
 
