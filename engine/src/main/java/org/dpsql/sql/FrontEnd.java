@@ -327,7 +327,8 @@ public final class FrontEnd {
     if (!parameters.isEmpty()) {
       throw new NeedsBinding(); // post-processing with parameters: planned with its values bound
     }
-    return new AnalyzedStatement.Composite(split, parts, normalized);
+    return new AnalyzedStatement.Composite(
+        org.dpsql.sql.relational.PrivacyAnalysis.postProcessed(split), parts, normalized);
   }
 
 

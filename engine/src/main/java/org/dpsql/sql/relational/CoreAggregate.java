@@ -78,11 +78,26 @@ public final class CoreAggregate {
    * domain, free (see {@code org.dpsql.release.DomainListing}).
    */
   public record Canonical(List<SqlNode> select, SqlNode from, SqlNode where,
-      SqlNodeList group, List<Derived> derived, List<Computed> computed, boolean listsDomain) {
+      SqlNodeList group, List<Derived> derived, List<Computed> computed, boolean listsDomain,
+      ReleasePlan.Text body) {
     public Canonical {
       select = List.copyOf(select);
       derived = List.copyOf(derived);
       computed = List.copyOf(computed);
+    }
+
+    Canonical(List<SqlNode> select, SqlNode from, SqlNode where, SqlNodeList group,
+        List<Derived> derived, List<Computed> computed, boolean listsDomain) {
+      this(select, from, where, group, derived, computed, listsDomain, new ReleasePlan.Text(
+          () -> written(select, from, where, group)));
+    }
+
+    /** The statement as text, without a hint. */
+    private static String written(List<SqlNode> select, SqlNode from, SqlNode where,
+        SqlNodeList group) {
+      return node(select, from, where, group).toSqlString(c -> c.withDialect(DIALECT)
+          .withAlwaysUseParentheses(false).withSelectListItemsOnSeparateLines(false)
+          .withUpdateSetListNewline(false).withIndentation(0)).getSql().replace('\n', ' ');
     }
 
     /**
@@ -90,6 +105,11 @@ public final class CoreAggregate {
      * a DP hint: the statement's hint is passed to the analysis as a value.
      */
     public SqlSelect node() {
+      return node(select, from, where, group);
+    }
+
+    private static SqlSelect node(List<SqlNode> select, SqlNode from, SqlNode where,
+        SqlNodeList group) {
       SqlParserPos pos = SqlParserPos.ZERO;
       SqlNodeList items = new SqlNodeList(pos);
       select.forEach(n -> items.add(copy(n)));
@@ -103,10 +123,8 @@ public final class CoreAggregate {
      * DP hint: what the ledger and EXPLAIN show.
      */
     public String sql(String hintText) {
-      String body = node().toSqlString(c -> c.withDialect(DIALECT).withAlwaysUseParentheses(false)
-          .withSelectListItemsOnSeparateLines(false).withUpdateSetListNewline(false)
-          .withIndentation(0)).getSql().replace('\n', ' ');
-      return hintText.isEmpty() ? body : "SELECT " + hintText + body.substring("SELECT".length());
+      String text = body.get(); // written once
+      return hintText.isEmpty() ? text : "SELECT " + hintText + text.substring("SELECT".length());
     }
 
     private static SqlNode copy(SqlNode n) {

@@ -78,18 +78,36 @@ public final class PrivacyAnalysis {
     try {
       return splitChecked(plan);
     } catch (UnsupportedOperationException | IllegalStateException e) {
-      // a construct Calcite cannot write back as SQL (the plan itself was valid)
-      throw SqlStates.notSupported("this statement cannot be answered privately: a part of it "
-          + "cannot be written as SQL for the backend (" + e.getClass().getSimpleName()
-          + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); write it more simply");
+      throw unwritable(e);
     }
+  }
+
+  /**
+   * {@code split} with its post-processing statement written (it is written on first use, and a
+   * statement answered by its one release never uses it): XDP03 when Calcite cannot write it.
+   */
+  public static ReleasePlan postProcessed(ReleasePlan split) throws SQLException {
+    try {
+      split.postSql();
+      return split;
+    } catch (UnsupportedOperationException | IllegalStateException e) {
+      throw unwritable(e);
+    }
+  }
+
+  /** A construct Calcite cannot write back as SQL (the plan itself was valid). */
+  private static SQLException unwritable(RuntimeException e) {
+    return SqlStates.notSupported("this statement cannot be answered privately: a part of it "
+        + "cannot be written as SQL for the backend (" + e.getClass().getSimpleName()
+        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); write it more simply");
   }
 
   private ReleasePlan splitChecked(RelNode plan) throws SQLException {
     plan = distinctUnitsAsRows(plan);
     if (isEmpty(plan)) {
+      RelNode empty = plan;
       return new ReleasePlan(List.of(), List.of(), null, plan.getRowType(),
-          RelOptUtil.toString(plan), true, null);
+          new ReleasePlan.Text(() -> RelOptUtil.toString(empty)), true, null);
     }
     List<Aggregate> aggregates = new ArrayList<>();
     collectPrivateAggregates(plan, aggregates);
@@ -114,12 +132,13 @@ public final class PrivacyAnalysis {
     }
     List<ReleasePlan.PublicInput> inputs = new ArrayList<>();
     RelNode post = unpadded(replace(plan, releases, inputs));
-    RelToSqlConverter toH2 = new RelToSqlConverter(H2SqlDialect.DEFAULT);
-    String postSql = toH2.visitRoot(post).asStatement().toSqlString(H2SqlDialect.DEFAULT).getSql();
+    ReleasePlan.Text postSql = new ReleasePlan.Text(() -> new RelToSqlConverter(
+        H2SqlDialect.DEFAULT).visitRoot(post).asStatement().toSqlString(H2SqlDialect.DEFAULT)
+        .getSql());
     List<ReleasePlan.Release> ordered = new ArrayList<>();
     aggregates.forEach(a -> ordered.add(releases.get(a)));
-    return new ReleasePlan(ordered, inputs, postSql, plan.getRowType(), RelOptUtil.toString(post),
-        false, post);
+    return new ReleasePlan(ordered, inputs, postSql, plan.getRowType(),
+        new ReleasePlan.Text(() -> RelOptUtil.toString(post)), false, post);
   }
 
   /**

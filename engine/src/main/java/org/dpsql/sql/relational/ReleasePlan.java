@@ -8,7 +8,7 @@ import org.apache.calcite.rel.type.RelDataType;
  * public inputs to read from the backend, and the post-processing statement that computes the
  * statement's result from them alone.
  *
- * <p>Guarantees: {@code postSql} reads only the tables named by the releases ({@code R0, R1, ...},
+ * <p>Guarantees: {@link #postSql()} reads only the tables named by the releases ({@code R0, R1, ...},
  * columns {@code C0, C1, ...}) and the public inputs ({@code P0, P1, ...}, same column naming), so
  * everything it computes is post-processing of the released rows and of public data. A statement
  * whose plan is provably empty (a schema probe: {@code WHERE 1 = 0}, {@code LIMIT 0}) has no
@@ -16,19 +16,50 @@ import org.apache.calcite.rel.type.RelDataType;
  *
  * @param releases the private aggregates, each as its canonical single-table statement
  * @param publicInputs the public parts of the statement, each as a backend statement
- * @param postSql the post-processing statement (H2 dialect), null when {@code empty}
+ * @param postSqlText the post-processing statement (H2 dialect; {@link #postSql()}), written on
+ *     first use (a statement answered by its one release never needs it), null when {@code empty}
  * @param rowType the statement's result type, with the validated column names
- * @param plan the relational plan with its release nodes, for EXPLAIN
+ * @param planText the relational plan with its release nodes, for EXPLAIN ({@link #plan()})
  * @param empty whether the statement returns no rows whatever the data
  * @param post the post-processing plan over the release and public-input tables (scans of
  *     {@code R0, P0, ...}), null when {@code empty}
  */
-public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs, String postSql,
-    RelDataType rowType, String plan, boolean empty, org.apache.calcite.rel.RelNode post) {
+public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs,
+    Text postSqlText, RelDataType rowType, Text planText, boolean empty,
+    org.apache.calcite.rel.RelNode post) {
 
   public ReleasePlan {
     releases = List.copyOf(releases);
     publicInputs = List.copyOf(publicInputs);
+  }
+
+  /** The post-processing statement (H2 dialect), null when {@code empty}. */
+  public String postSql() {
+    return postSqlText == null ? null : postSqlText.get();
+  }
+
+  /** The relational plan with its release nodes, for EXPLAIN. */
+  public String plan() {
+    return planText.get();
+  }
+
+  /** A text written once, on first use (thread-safe; writing it twice is harmless). */
+  public static final class Text {
+    private final java.util.function.Supplier<String> writer;
+    private volatile String text;
+
+    Text(java.util.function.Supplier<String> writer) {
+      this.writer = writer;
+    }
+
+    String get() {
+      String t = text;
+      if (t == null) {
+        t = writer.get();
+        text = t;
+      }
+      return t;
+    }
   }
 
   /** This plan with its result columns named {@code labels} (same number and types). */
@@ -36,8 +67,8 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
       org.apache.calcite.rel.type.RelDataTypeFactory typeFactory) {
     List<RelDataType> types = rowType.getFieldList().stream()
         .map(org.apache.calcite.rel.type.RelDataTypeField::getType).toList();
-    return new ReleasePlan(releases, publicInputs, postSql,
-        typeFactory.createStructType(types, labels), plan, empty, post);
+    return new ReleasePlan(releases, publicInputs, postSqlText,
+        typeFactory.createStructType(types, labels), planText, empty, post);
   }
 
   /** This plan with {@code hintText} as every release's DP hint. */
@@ -46,7 +77,7 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
     for (Release r : releases) {
       hinted.add(new Release(r.table(), r.core(), hintText));
     }
-    return new ReleasePlan(hinted, publicInputs, postSql, rowType, plan, empty, post);
+    return new ReleasePlan(hinted, publicInputs, postSqlText, rowType, planText, empty, post);
   }
 
   /**
