@@ -26,7 +26,7 @@ import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
 import org.dpsql.rewrite.MeasurementPlan;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 
 /**
  * The formulations of per-query contribution bounding, as dpsql writes them (the engine's own
@@ -106,7 +106,7 @@ public final class BoundingFormulations {
       file.toFile().deleteOnExit();
       Files.writeString(file, policyYaml);
       Policy p = PolicyLoader.load(file.toString(), c);
-      QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(c, p), c.getSchema(),
+      FrontEnd analyzer = new FrontEnd(p, BackendCatalog.read(c, p), c.getSchema(),
           dialect);
       AnalyzedStatement.PrivateAggregate aggregate =
           (AnalyzedStatement.PrivateAggregate) analyzer.analyze(sql);

@@ -32,7 +32,7 @@ import org.dpsql.session.DpsqlSession;
 import org.dpsql.session.PreparedQuery;
 import org.dpsql.session.SystemTable;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 
 /**
  * The Avatica {@link org.apache.calcite.avatica.Meta} of one dpsql connection: the single place
@@ -233,9 +233,9 @@ final class DpsqlMeta extends MetaImpl {
       }
     }
     for (SystemTable t : session.systemTables()) {
-      if (system && matches(schemaPattern, QueryAnalyzer.SYSTEM_SCHEMA)
+      if (system && matches(schemaPattern, FrontEnd.SYSTEM_SCHEMA)
           && matches(tableNamePattern, t.name())) {
-        rows.add(new MetaTable(null, QueryAnalyzer.SYSTEM_SCHEMA, t.name(), "SYSTEM TABLE"));
+        rows.add(new MetaTable(null, FrontEnd.SYSTEM_SCHEMA, t.name(), "SYSTEM TABLE"));
       }
     }
     return records(MetaTable.class, rows);
@@ -263,14 +263,14 @@ final class DpsqlMeta extends MetaImpl {
       }
     }
     for (SystemTable t : session.systemTables()) {
-      if (!matches(schemaPattern, QueryAnalyzer.SYSTEM_SCHEMA) || !matches(tableNamePattern, t.name())) {
+      if (!matches(schemaPattern, FrontEnd.SYSTEM_SCHEMA) || !matches(tableNamePattern, t.name())) {
         continue;
       }
       int ordinal = 0;
       for (ResultColumn c : t.columns()) {
         ordinal++;
         if (matches(columnNamePattern, c.label())) {
-          rows.add(new MetaColumn(null, QueryAnalyzer.SYSTEM_SCHEMA, t.name(), c.label(),
+          rows.add(new MetaColumn(null, FrontEnd.SYSTEM_SCHEMA, t.name(), c.label(),
               c.jdbcType(), c.typeName(), c.precision(), c.scale(), 10,
               c.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls,
               c.precision(), ordinal, c.nullable() ? "YES" : "NO", null, null));
@@ -302,7 +302,7 @@ final class DpsqlMeta extends MetaImpl {
         names.add(t.schema());
       }
     }
-    names.add(QueryAnalyzer.SYSTEM_SCHEMA);
+    names.add(FrontEnd.SYSTEM_SCHEMA);
     List<MetaSchema> rows = new ArrayList<>();
     for (String n : names) {
       if (matches(schemaPattern, n)) {

@@ -75,7 +75,7 @@ public final class CellPredicate {
   }
 
   /**
-   * Compiles a checked filter (bare policy column names, see {@code QueryAnalyzer}) over the cells.
+   * Compiles a checked filter (bare policy column names, see {@code FrontEnd}) over the cells.
    *
    * @param parameters the statement's parameter values, by dynamic-parameter index
    * @throws SQLException XDP03 when the filter uses a column that is not a cell column, a construct
@@ -349,7 +349,9 @@ public final class CellPredicate {
           return kind == SqlKind.IN ? in : new Not(in);
         }
         case LIKE -> {
-          return like(call);
+          // x NOT LIKE p is the LIKE operator negated (same kind)
+          return call.getOperator() instanceof org.apache.calcite.sql.fun.SqlLikeOperator l
+              && l.isNegated() ? new Not(like(call)) : like(call);
         }
         default -> throw unsupported(call);
       }

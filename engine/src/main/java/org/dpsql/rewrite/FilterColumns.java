@@ -6,7 +6,7 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
-/** The column names a checked filter refers to (bare names, see {@code QueryAnalyzer}). */
+/** The column names a checked filter refers to (bare names, see {@code FrontEnd}). */
 final class FilterColumns {
   private FilterColumns() {}
 

@@ -53,7 +53,7 @@ import org.dpsql.sql.AggregateQuery;
 import org.dpsql.sql.Mechanism;
 import org.dpsql.sql.WorkloadQuery;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 import org.dpsql.sql.relational.ReleasePlan;
 
 /**
@@ -78,7 +78,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private final Connection backend;
   private final Policy policy;
   private final BackendCatalog catalog;
-  private final QueryAnalyzer analyzer;
+  private final FrontEnd analyzer;
   private final Accountant accountant;
   private final BigDecimal reportingDelta;
   private final RandomBits random;
@@ -110,7 +110,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   private static final int BOUND_CACHE = 128;
 
   private DpsqlSession(Connection backend, Policy policy, BackendCatalog catalog,
-      QueryAnalyzer analyzer, Accountant accountant, BigDecimal reportingDelta, RandomBits random,
+      FrontEnd analyzer, Accountant accountant, BigDecimal reportingDelta, RandomBits random,
       SqlDialect dialect, Releases releases) {
     this.backend = backend;
     this.policy = policy;
@@ -176,7 +176,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       refuseUnsupportedBounding(policy, dialect, backend);
       ExactMeasurer.checkChoice(policy.limits().measurementChoice(), dialect,
           backend.getMetaData().getDatabaseProductName());
-      QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect,
+      FrontEnd analyzer = new FrontEnd(policy, catalog, backend.getSchema(), dialect,
           sql -> runOn(limited, sql, List.of()).rows());
       Accounting accounting = Accounting.parse(policy.budget().accounting());
       BudgetAmount total = policy.budget().perConnection();
@@ -294,7 +294,12 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   }
 
   private PreparedQuery prepareWithinLimits(String sql) throws SQLException {
-    return prepareAnalyzed(sql, QueryAnalyzer.bindsAtExecute(sql, analyzer.analyze(sql)));
+    return prepareAnalyzed(sql, analyzer.analyze(sql));
+  }
+
+  /** The front end of this session (its analysis of statements). */
+  public FrontEnd analyzer() {
+    return analyzer;
   }
 
   /**
@@ -306,11 +311,14 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
   }
 
   private PreparedQuery prepareAnalyzed(String sql, AnalyzedStatement st) throws SQLException {
+    AnalyzedStatement.Released answeredBy = releasedBy(st);
+    if (answeredBy != null) {
+      // answered by the release of its private aggregate, shown as the statement asks
+      PreparedQuery release = prepareAnalyzed(sql, answeredBy.release());
+      return new PreparedQuery(sql, st, presentation(st, release).columns(),
+          release.parameters(), null, null, List.of(release));
+    }
     if (st instanceof AnalyzedStatement.Deferred d) {
-      if (d.probe() != null) {
-        return new PreparedQuery(sql, st, prepareAnalyzed(sql, d.probe()).columns(),
-            d.parameters());
-      }
       List<ResultColumn> columns = new ArrayList<>();
       for (AnalyzedStatement.ColumnInfo c : d.columns()) {
         columns.add(describedColumn(c));
@@ -429,10 +437,31 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
    */
   public ResultTable execute(PreparedQuery q, List<Object> parameters) throws SQLException {
     try {
-      return executeWithinLimits(q, parameters);
+      return executeWithinLimits(q, boundValues(q, parameters));
     } catch (SQLException e) {
       throw StatementTimeout.translate(e, policy.limits().statementTimeoutSeconds());
     }
+  }
+
+  /**
+   * The values of a private statement planned with its parameters kept, each in the type
+   * validation inferred for it (22018/22007 naming the parameter when it cannot be, before
+   * anything is read or charged), so that the same values bound as different Java types are the
+   * same release; other statements' values as they are.
+   */
+  private static List<Object> boundValues(PreparedQuery q, List<Object> parameters)
+      throws SQLException {
+    AnalyzedStatement st = q.statement();
+    if (parameters.isEmpty() || !(st instanceof AnalyzedStatement.PrivateAggregate
+        || st instanceof AnalyzedStatement.PrivateWorkload)) {
+      return parameters;
+    }
+    List<Object> out = new ArrayList<>(parameters.size());
+    for (int i = 0; i < parameters.size(); i++) {
+      out.add(org.dpsql.sql.ParameterLiteral.value(i + 1, parameters.get(i),
+          i < q.parameters().size() ? q.parameters().get(i) : null));
+    }
+    return out;
   }
 
   /**
@@ -601,6 +630,16 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     }
   }
 
+  /**
+   * An EXPLAIN listing with the canonical statement of the release that answers the statement
+   * after its first line.
+   */
+  private static ResultTable withRelease(ResultTable plan, String release) {
+    List<Object[]> rows = new ArrayList<>(plan.rows());
+    rows.add(Math.min(1, rows.size()), new Object[] {"release: " + release});
+    return new ResultTable(plan.columns(), rows);
+  }
+
   /** EXPLAIN's one-column result: one row per line. */
   private static ResultTable planOf(List<String> lines) {
     List<Object[]> rows = new ArrayList<>();
@@ -608,9 +647,43 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     return new ResultTable(List.of(ResultColumn.varchar("PLAN", false)), rows);
   }
 
+  /**
+   * The release that answers {@code st} when st is a statement over one private aggregate that
+   * shows its rows in its own way ({@link AnalyzedStatement.Released}), else null. A listing of
+   * declared domains reads nothing and is answered as it is.
+   */
+  private static AnalyzedStatement.Released releasedBy(AnalyzedStatement st) {
+    if (st instanceof AnalyzedStatement.PrivateAggregate p && !p.query().listsDomain()) {
+      return p.released();
+    }
+    if (st instanceof AnalyzedStatement.PrivateWorkload w && !w.query().listsDomain()) {
+      return w.released();
+    }
+    return null;
+  }
+
+  /** How {@code st} shows the rows of its prepared {@code release}. */
+  private static PresentedRelease presentation(AnalyzedStatement st, PreparedQuery release) {
+    AnalyzedStatement.Released r = releasedBy(st);
+    if (st instanceof AnalyzedStatement.PrivateAggregate p) {
+      AggregateQuery shown = p.query();
+      AggregateQuery own = ((AnalyzedStatement.PrivateAggregate) r.release()).query();
+      return new PresentedRelease(own.outputs(), release.columns(), own.hint().ci() != null,
+          shown.outputs(), r.pick(), shown.orderBy(), shown.offset(), shown.fetch());
+    }
+    WorkloadQuery shown = ((AnalyzedStatement.PrivateWorkload) st).query();
+    WorkloadQuery own = ((AnalyzedStatement.PrivateWorkload) r.release()).query();
+    return new PresentedRelease(own.outputs(), release.columns(), own.hint().ci() != null,
+        shown.outputs(), r.pick(), shown.orderBy(), null, null);
+  }
+
   private ResultTable executeWithinLimits(PreparedQuery q, List<Object> parameters)
       throws SQLException {
     AnalyzedStatement st = q.statement();
+    if (releasedBy(st) != null) {
+      PreparedQuery release = q.parts().get(0);
+      return presentation(st, release).answer(executeWithinLimits(release, parameters));
+    }
     if (st instanceof AnalyzedStatement.Deferred d) {
       return executeBound(d, parameters);
     }
@@ -638,6 +711,16 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (st instanceof AnalyzedStatement.AdaptiveTable a) {
       ResultTable t = releaseOnce(a.normalizedSql(), q, parameters);
       return a.nonNegative() ? AdaptiveExecutor.nonNegative(t) : t;
+    }
+    if (st instanceof AnalyzedStatement.Explain e && e.release() != null) {
+      return withRelease(executeWithinLimits(new PreparedQuery(q.sql(),
+          new AnalyzedStatement.Explain(e.query(), e.normalizedSql()), q.columns(),
+          q.parameters()), parameters), e.release());
+    }
+    if (st instanceof AnalyzedStatement.ExplainWorkload e && e.release() != null) {
+      return withRelease(executeWithinLimits(new PreparedQuery(q.sql(),
+          new AnalyzedStatement.ExplainWorkload(e.query(), e.normalizedSql()), q.columns(),
+          q.parameters()), parameters), e.release());
     }
     if (st instanceof AnalyzedStatement.Explain e && e.query().listsDomain()) {
       return planOf(DomainListing.describe(MeasurementPlan.of(e.query()), parameters));

@@ -32,7 +32,7 @@ import org.dpsql.policy.PolicyLoader;
 import org.dpsql.policy.SynopsisSpec;
 import org.dpsql.policy.TablePolicy;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 
 /**
  * The data owner's published synopses (policy {@code synopses:}): each is one {@code
@@ -65,7 +65,7 @@ final class PublishedSynopses {
    * @throws SQLException XDP04 when a specification is invalid, the store is not usable or a file
    *     is corrupt; the backend's errors while measuring (nothing is stored then)
    */
-  static List<Synopsis> load(Policy policy, QueryAnalyzer analyzer, ExactMeasurer measurer,
+  static List<Synopsis> load(Policy policy, FrontEnd analyzer, ExactMeasurer measurer,
       java.math.BigDecimal reportingDelta) throws SQLException {
     if (policy.synopses().isEmpty()) {
       return List.of();
@@ -125,7 +125,7 @@ final class PublishedSynopses {
     return dir.toAbsolutePath().normalize();
   }
 
-  private static Synopsis release(Policy policy, SynopsisSpec spec, QueryAnalyzer analyzer,
+  private static Synopsis release(Policy policy, SynopsisSpec spec, FrontEnd analyzer,
       ExactMeasurer measurer, java.math.BigDecimal reportingDelta) throws SQLException {
     StringBuilder options = new StringBuilder();
     BudgetAmount b = spec.budget();

@@ -8,16 +8,45 @@ public sealed interface AnalyzedStatement {
   /** The statement text after normalisation (identical queries have identical text). */
   String normalizedSql();
 
-  /** A private aggregate: answered with noise after charging the budget. */
-  record PrivateAggregate(AggregateQuery query, String normalizedSql, List<ParameterInfo> parameters)
-      implements AnalyzedStatement {}
+  /**
+   * A private aggregate: answered with noise after charging the budget. {@code released}, when not
+   * null, is the release that answers it (the canonical statement of its private aggregate, whose
+   * identity every statement over the same aggregate shares): the statement's result is then the
+   * released rows with its outputs picked, named, sorted and cut as {@code query} says.
+   */
+  record PrivateAggregate(AggregateQuery query, String normalizedSql, List<ParameterInfo> parameters,
+      Released released) implements AnalyzedStatement {
+    /** A statement that is its own release. */
+    public PrivateAggregate(AggregateQuery query, String normalizedSql,
+        List<ParameterInfo> parameters) {
+      this(query, normalizedSql, parameters, null);
+    }
+  }
 
   /**
    * Several private aggregates over one table answered jointly with one charge ({@code UNION ALL},
-   * {@code ROLLUP}, {@code CUBE}, {@code GROUPING SETS}).
+   * {@code ROLLUP}, {@code CUBE}, {@code GROUPING SETS}); {@code released} as for {@link
+   * PrivateAggregate}.
    */
-  record PrivateWorkload(WorkloadQuery query, String normalizedSql, List<ParameterInfo> parameters)
-      implements AnalyzedStatement {}
+  record PrivateWorkload(WorkloadQuery query, String normalizedSql, List<ParameterInfo> parameters,
+      Released released) implements AnalyzedStatement {
+    /** A statement that is its own release. */
+    public PrivateWorkload(WorkloadQuery query, String normalizedSql,
+        List<ParameterInfo> parameters) {
+      this(query, normalizedSql, parameters, null);
+    }
+  }
+
+  /**
+   * The release that answers a statement ({@link PrivateAggregate} or {@link PrivateWorkload},
+   * with its own identity), for each output of the statement the index of the release's output it
+   * shows, and the release's canonical statement as text (what EXPLAIN shows).
+   */
+  record Released(AnalyzedStatement release, List<Integer> pick, String statement) {
+    public Released {
+      pick = List.copyOf(pick);
+    }
+  }
 
   /** {@code SELECT * FROM TABLE(DPSQL.WORKLOAD(...))}: a named family answered jointly. */
   record NamedWorkload(FamilyQuery query, String normalizedSql) implements AnalyzedStatement {}
@@ -41,11 +70,24 @@ public sealed interface AnalyzedStatement {
   record ExplainFunction(AnalyzedStatement explained, String explainedSql, String normalizedSql)
       implements AnalyzedStatement {}
 
-  /** {@code EXPLAIN PLAN FOR} a private aggregate: describes it, spends nothing. */
-  record Explain(AggregateQuery query, String normalizedSql) implements AnalyzedStatement {}
+  /**
+   * {@code EXPLAIN PLAN FOR} a private aggregate: describes it, spends nothing; {@code release} is
+   * the canonical statement of the release that answers it (null when it is its own).
+   */
+  record Explain(AggregateQuery query, String normalizedSql, String release)
+      implements AnalyzedStatement {
+    public Explain(AggregateQuery query, String normalizedSql) {
+      this(query, normalizedSql, null);
+    }
+  }
 
-  /** {@code EXPLAIN PLAN FOR} a private workload: describes it, spends nothing. */
-  record ExplainWorkload(WorkloadQuery query, String normalizedSql) implements AnalyzedStatement {}
+  /** {@code EXPLAIN PLAN FOR} a private workload, as {@link Explain}. */
+  record ExplainWorkload(WorkloadQuery query, String normalizedSql, String release)
+      implements AnalyzedStatement {
+    public ExplainWorkload(WorkloadQuery query, String normalizedSql) {
+      this(query, normalizedSql, null);
+    }
+  }
 
   /**
    * A read-only query over public tables only. {@code backendSql} is the statement as Calcite
@@ -71,16 +113,16 @@ public sealed interface AnalyzedStatement {
   record ExplainComposite(Composite composite, String normalizedSql) implements AnalyzedStatement {}
 
   /**
-   * A statement over private tables with values known only when it runs (dynamic parameters, the
-   * clock): at execute its {@code template} is bound ({@link StatementTemplate#bind}) and the
-   * bound text, literals only, is analysed like any statement, on whichever path answers it.
-   * {@code probe} is the single-aggregate analysis with the parameters kept (its result columns
-   * and checks at prepare), or null when the statement is described by validation only ({@code
-   * columns}); {@code parameters} are the parameters' inferred types.
+   * A statement over private tables whose plan depends on values known only when it runs: the
+   * clock ({@code CURRENT_DATE}), or parameters outside a release's filter (HAVING, LIMIT, a time
+   * bound, a derived column). At execute its {@code template} is bound ({@link
+   * StatementTemplate#bind}) and the bound text, literals only, is planned like any statement
+   * (once per distinct values). A statement whose parameters all stand in a release's filter is
+   * not deferred: it is planned once at prepare and its values are bound to the measurement at
+   * each execution. {@code columns} and {@code parameters} describe it by validation.
    */
-  record Deferred(StatementTemplate template, AnalyzedStatement probe,
-      List<ParameterInfo> parameters, List<ColumnInfo> columns, String normalizedSql)
-      implements AnalyzedStatement {}
+  record Deferred(StatementTemplate template, List<ParameterInfo> parameters,
+      List<ColumnInfo> columns, String normalizedSql) implements AnalyzedStatement {}
 
   /**
    * A result column as validation describes it before the statement runs; {@code count}: a

@@ -168,4 +168,26 @@ public record DpHint(BigDecimal epsilon, BigDecimal delta, BigDecimal rho, Mecha
     }
     return kv.isEmpty() ? "" : "/*+ DP(" + String.join(", ", kv) + ") */";
   }
+
+  /** The DP hint of one SELECT ({@link DpHint#NONE} when it has none). */
+  public static DpHint read(org.apache.calcite.sql.SqlSelect select) throws SQLException {
+    DpHint hint = DpHint.NONE;
+    if (select.getHints() == null) {
+      return hint;
+    }
+    for (org.apache.calcite.sql.SqlNode h : select.getHints()) {
+      org.apache.calcite.sql.SqlHint sqlHint = (org.apache.calcite.sql.SqlHint) h;
+      if (!sqlHint.getName().equalsIgnoreCase("DP")) {
+        throw SqlStates.badPrivacyParameter("unknown hint " + sqlHint.getName()
+            + "; dpsql understands /*+ DP(epsilon='0.1', ...) */");
+      }
+      if (sqlHint.getOptionFormat() != org.apache.calcite.sql.SqlHint.HintOptionFormat.KV_LIST
+          && !sqlHint.getOptionList().isEmpty()) {
+        throw SqlStates.badPrivacyParameter("DP hint options are key='value' pairs, e.g. "
+            + "DP(epsilon='0.1', mechanism='geometric')");
+      }
+      hint = parse(sqlHint.getOptionKVPairs());
+    }
+    return hint;
+  }
 }

@@ -75,6 +75,36 @@ public final class ParameterLiteral {
     }
   }
 
+  /**
+   * The value of parameter {@code index} (1-based) as bound to a measurement: {@code value} in
+   * {@code type} (the type validation inferred for it; null or OTHER/ANY: the value as it is),
+   * with the same checks and errors (22018, 22007) as {@link #of}; null and {@link #UNSET} are
+   * returned as they are.
+   */
+  public static Object value(int index, Object value, AnalyzedStatement.ParameterInfo type)
+      throws SQLException {
+    if (value == null || value == UNSET) {
+      return value;
+    }
+    int jdbc = type == null ? Types.OTHER : type.jdbcType();
+    return switch (jdbc) {
+      case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT ->
+          new BigDecimal(of(index, value, type)).longValueExact();
+      case Types.DECIMAL, Types.NUMERIC, Types.DOUBLE, Types.FLOAT, Types.REAL ->
+          number(index, value);
+      case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR ->
+          text(value);
+      case Types.BOOLEAN, Types.BIT -> bool(index, value);
+      case Types.DATE -> date(index, value);
+      case Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE -> timestampOf(index, value);
+      case Types.TIME, Types.TIME_WITH_TIMEZONE -> timeOf(index, value);
+      default -> {
+        ofValue(index, value); // refuses what is no SQL value
+        yield value;
+      }
+    };
+  }
+
   /** A literal of the value's own type (the parameter's type could not be inferred). */
   private static String ofValue(int index, Object value) throws SQLException {
     if (value instanceof Boolean b) {

@@ -73,10 +73,10 @@ final class PublicJoins {
   private final Policy policy;
   private final BackendCatalog catalog;
   private final SqlDialect dialect;
-  private final QueryAnalyzer.PublicRowReader rows;
+  private final FrontEnd.PublicRowReader rows;
 
   PublicJoins(Policy policy, BackendCatalog catalog, SqlDialect dialect,
-      QueryAnalyzer.PublicRowReader rows) {
+      FrontEnd.PublicRowReader rows) {
     this.policy = policy;
     this.catalog = catalog;
     this.dialect = dialect;

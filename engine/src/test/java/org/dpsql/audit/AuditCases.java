@@ -55,6 +55,7 @@ final class AuditCases {
         timeSeriesTransformSynopsis(),
         variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin(),
         privateSemiJoin(), median(), quartiles(), medianWithCount(), privateKeys(), parameterizedSubquery(),
+        boundFilter(),
         relativeDateSeries());
   }
 
@@ -583,6 +584,20 @@ final class AuditCases {
         aggregateBackground(), aggregateUnit(), aggregatePolicy(PURE_DEFAULT_2, ""),
         "SELECT n * 2 + 1 AS X FROM (SELECT COUNT(*) AS n FROM T WHERE G = ? AND AGE >= ?) s",
         ReleasedValue.single("X"), BackendFault.BOUNDING_OFF, List.of(), List.of("A", 0), null);
+  }
+
+  /**
+   * A prepared aggregate whose two parameters stand in its filter (G = ?, AGE >= ?): planned once
+   * at prepare, its values bound to the measurement at execute (no literal statement), the
+   * release's identity being the statement's canonical aggregate with those values.
+   */
+  static AuditCase boundFilter() {
+    return new AuditCase("bound-filter", "COUNT(*) WHERE G = ? AND AGE >= ? (planned once, the "
+            + "values bound to the measurement at execute), geometric, pure ε = 2 "
+            + "(default_query)", aggregateBackground(), aggregateUnit(),
+        aggregatePolicy(PURE_DEFAULT_2, ""),
+        "SELECT COUNT(*) AS N FROM T WHERE G = ? AND AGE >= ?",
+        ReleasedValue.single("N"), BackendFault.BOUNDING_OFF, List.of(), List.of("A", 0), null);
   }
 
   /**

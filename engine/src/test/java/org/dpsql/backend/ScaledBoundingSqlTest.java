@@ -29,7 +29,7 @@ import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
 import org.dpsql.rewrite.MeasurementPlan;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,7 +90,7 @@ class ScaledBoundingSqlTest {
         + "      G: {values: [" + values + "]}\n      V: {clamp: [-10, 10]}\n"
         + "      W: {clamp: [-5, 5]}\n");
     Policy p = PolicyLoader.load(policy.toString(), c);
-    QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(c, p), c.getSchema(),
+    FrontEnd analyzer = new FrontEnd(p, BackendCatalog.read(c, p), c.getSchema(),
         TrinoSqlDialect.DEFAULT);
     return MeasurementPlan.of(((AnalyzedStatement.PrivateAggregate) analyzer.analyze(QUERY)).query());
   }

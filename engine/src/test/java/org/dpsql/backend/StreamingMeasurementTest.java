@@ -32,7 +32,7 @@ import org.dpsql.rewrite.MeasuredGroup;
 import org.dpsql.rewrite.MeasurementPlan;
 import org.dpsql.rewrite.QuantileGrid;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +64,7 @@ class StreamingMeasurementTest {
   @TempDir Path dir;
   private Connection db;
   private Policy policy;
-  private QueryAnalyzer analyzer;
+  private FrontEnd analyzer;
   private SqlDialect dialect;
 
   /** V's clamp in the policy {@link #open} writes. */
@@ -101,7 +101,7 @@ class StreamingMeasurementTest {
     Files.writeString(p, policy());
     policy = PolicyLoader.load(p.toString(), db);
     dialect = SqlDialectFactoryImpl.INSTANCE.create(db.getMetaData());
-    analyzer = new QueryAnalyzer(policy, BackendCatalog.read(db, policy), db.getSchema(), dialect);
+    analyzer = new FrontEnd(policy, BackendCatalog.read(db, policy), db.getSchema(), dialect);
   }
 
   @AfterEach

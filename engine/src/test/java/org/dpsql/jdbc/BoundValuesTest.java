@@ -125,6 +125,54 @@ class BoundValuesTest {
     }
   }
 
+  /**
+   * A statement whose parameters stand in its release's filter is planned once at prepare: each
+   * execution with new values binds them to the measurement (no parse, no plan), answers what the
+   * backend answers with those values, and is a release of its own (charged), while the same
+   * values again are free. A statement with a parameter in its post-processing (HAVING) is
+   * planned once per new set of values.
+   */
+  @Test
+  void reboundValuesAreNotPlannedAgain() throws SQLException {
+    try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(
+        "SELECT REGION, COUNT(*) AS N FROM TRIPS WHERE AGE > ? AND FARE < ? GROUP BY REGION "
+            + "ORDER BY REGION")) {
+      var analyzer = TestDatabase.session(c).analyzer();
+      long planned = analyzer.plannedStatements();
+      PrivacyCost before = spent(c);
+      for (int age = 20; age <= 60; age += 10) {
+        ps.setInt(1, age);
+        ps.setString(2, "50"); // converted to the inferred INTEGER, as a literal would be
+        assertEquals(ResultRows.rounded(ResultRows.of(direct, "SELECT REGION, COUNT(*) FROM "
+            + "TRIPS WHERE AGE > " + age + " AND FARE < 50 GROUP BY REGION ORDER BY REGION")),
+            ResultRows.rounded(rows(ps)), "AGE > " + age);
+      }
+      assertEquals(planned, analyzer.plannedStatements(), "executions planned nothing");
+      PrivacyCost five = spent(c);
+      assertNotEquals(before, five);
+      ps.setLong(1, 40L); // the same values as the third execution, bound as another type
+      ps.setBigDecimal(2, new java.math.BigDecimal("50"));
+      rows(ps);
+      assertEquals(five, spent(c), "the same values again: the same release, free");
+      ps.setString(1, "forty");
+      SQLException e = assertThrows(SQLException.class, () -> rows(ps));
+      assertEquals("22018", e.getSQLState(), e.getMessage());
+      assertTrue(e.getMessage().contains("parameter 1"), e.getMessage());
+      assertEquals(five, spent(c), "nothing charged for a refused value");
+      assertEquals(planned, analyzer.plannedStatements());
+    }
+    try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(
+        "SELECT REGION, COUNT(*) AS N FROM TRIPS GROUP BY REGION HAVING COUNT(*) > ?")) {
+      var analyzer = TestDatabase.session(c).analyzer();
+      long planned = analyzer.plannedStatements();
+      ps.setInt(1, 10);
+      rows(ps);
+      ps.setInt(1, 20);
+      rows(ps);
+      assertEquals(planned + 2, analyzer.plannedStatements(), "planned once per new value");
+    }
+  }
+
   @Test
   void parametersStandWhereverALiteralMay() throws SQLException {
     // single-table: comparisons, BETWEEN, IN lists, LIKE

@@ -15,7 +15,7 @@ import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
 import org.dpsql.rewrite.MeasurementPlan;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,7 +31,7 @@ class ContributionBoundingTest {
     Policy policy = PolicyLoader.load(policyFile, backend);
     BackendCatalog catalog = BackendCatalog.read(backend, policy);
     SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
-    QueryAnalyzer analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect);
+    FrontEnd analyzer = new FrontEnd(policy, catalog, backend.getSchema(), dialect);
     AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(sql);
     // a fresh measurer per call: with bounding: snapshot each one draws its own snapshot
     return new ExactMeasurer(backend, dialect).measure(MeasurementPlan.of(q.query()), List.of());

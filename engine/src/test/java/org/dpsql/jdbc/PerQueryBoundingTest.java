@@ -20,7 +20,7 @@ import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
 import org.dpsql.rewrite.MeasurementPlan;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -57,7 +57,7 @@ class PerQueryBoundingTest {
 
       Policy p = PolicyLoader.load(policy.toString(), c);
       SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(c.getMetaData());
-      QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(c, p), c.getSchema(), dialect);
+      FrontEnd analyzer = new FrontEnd(p, BackendCatalog.read(c, p), c.getSchema(), dialect);
       AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(
           "SELECT G, COUNT(*), COUNT(V), SUM(V) FROM R WHERE A >= ? AND G <> ? GROUP BY G");
       ExactMeasurer measurer = new ExactMeasurer(c, dialect);

@@ -28,7 +28,7 @@ import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
 import org.dpsql.rewrite.MeasurementPlan;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -303,7 +303,7 @@ class TrinoBackendTest {
     Policy p = PolicyLoader.load(policy.toString(), backend);
     SqlDialect dialect = BackendDialects.of(backend.getMetaData());
     assertTrue(BackendDialects.isTrino(dialect));
-    QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(backend, p),
+    FrontEnd analyzer = new FrontEnd(p, BackendCatalog.read(backend, p),
         backend.getSchema(), dialect);
     AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(sql);
     return MeasurementPlan.of(q.query());
@@ -655,7 +655,7 @@ class TrinoBackendTest {
     try (Connection backend = trino()) {
       Policy p = PolicyLoader.load(policy.toString(), backend);
       SqlDialect dialect = BackendDialects.of(backend.getMetaData());
-      QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(backend, p),
+      FrontEnd analyzer = new FrontEnd(p, BackendCatalog.read(backend, p),
           backend.getSchema(), dialect);
       AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(
           "SELECT region, MEDIAN(toll) FROM tolls GROUP BY region");

@@ -23,7 +23,7 @@ import org.dpsql.policy.Policy;
 import org.dpsql.policy.PolicyLoader;
 import org.dpsql.rewrite.MeasurementPlan;
 import org.dpsql.sql.AnalyzedStatement;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -102,7 +102,7 @@ class UniqueUnitBoundingTest {
   private long[][] measure(String sql) throws SQLException {
     Policy p = PolicyLoader.load(policy.toString(), direct);
     SqlDialect dialect = SqlDialectFactoryImpl.INSTANCE.create(direct.getMetaData());
-    QueryAnalyzer analyzer = new QueryAnalyzer(p, BackendCatalog.read(direct, p), direct.getSchema(),
+    FrontEnd analyzer = new FrontEnd(p, BackendCatalog.read(direct, p), direct.getSchema(),
         dialect);
     AnalyzedStatement.PrivateAggregate q = (AnalyzedStatement.PrivateAggregate) analyzer.analyze(sql);
     return new ExactMeasurer(direct, dialect).measure(MeasurementPlan.of(q.query()), List.of());

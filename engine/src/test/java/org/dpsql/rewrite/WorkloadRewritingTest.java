@@ -34,7 +34,7 @@ import org.dpsql.sql.AggregateKind;
 import org.dpsql.sql.AggregateQuery;
 import org.dpsql.sql.AnalyzedStatement;
 import org.dpsql.sql.OutputItem;
-import org.dpsql.sql.QueryAnalyzer;
+import org.dpsql.sql.FrontEnd;
 import org.dpsql.sql.WorkloadQuery;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,7 +51,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class WorkloadRewritingTest {
   private static Connection backend;
-  private static QueryAnalyzer analyzer;
+  private static FrontEnd analyzer;
   private static ExactMeasurer measurer;
   private static SqlDialect dialect;
   private static Path policyFile;
@@ -118,7 +118,7 @@ class WorkloadRewritingTest {
     Policy policy = PolicyLoader.load(policyFile.toString(), backend);
     BackendCatalog catalog = BackendCatalog.read(backend, policy);
     dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
-    analyzer = new QueryAnalyzer(policy, catalog, backend.getSchema(), dialect, sql -> {
+    analyzer = new FrontEnd(policy, catalog, backend.getSchema(), dialect, sql -> {
       List<Object[]> rows = new ArrayList<>();
       try (Statement st = backend.createStatement(); ResultSet rs = st.executeQuery(sql)) {
         while (rs.next()) {

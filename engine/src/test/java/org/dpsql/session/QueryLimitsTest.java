@@ -185,7 +185,7 @@ class QueryLimitsTest {
       for (String sql : List.of(
           "SELECT AGE, REGION, COUNT(*) FROM PEOPLE GROUP BY AGE, REGION",
           "SELECT AGE, REGION, COUNT(*) FROM PEOPLE GROUP BY GROUPING SETS ((AGE), (REGION))",
-          "SELECT AGE, COUNT(*) FROM PEOPLE WHERE REGION = 'N' GROUP BY GROUPING SETS ((AGE))")) {
+          "SELECT AGE, COUNT(*) FROM PEOPLE WHERE REGION = 'N' GROUP BY GROUPING SETS ((AGE), ())")) {
         SQLException e = assertThrows(SQLException.class, () -> s.prepare(sql), sql);
         assertEquals("XDP03", e.getSQLState(), sql + ": " + e.getMessage());
         assertTrue(e.getMessage().contains("160 cells") && e.getMessage().contains("max_cells"),

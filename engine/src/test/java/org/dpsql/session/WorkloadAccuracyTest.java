@@ -76,7 +76,7 @@ class WorkloadAccuracyTest {
       info.setProperty("policy", policy.toString());
       try (DpsqlSession session = DpsqlSession.open(url, info)) {
         AnalyzedStatement.PrivateWorkload st = (AnalyzedStatement.PrivateWorkload)
-            new org.dpsql.sql.QueryAnalyzer(session.policy(),
+            new org.dpsql.sql.FrontEnd(session.policy(),
                 session.catalog(), backend.getSchema(),
                 SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData())).analyze(sql.toString());
         WorkloadQuery wq = st.query();

@@ -26,7 +26,6 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.dpsql.errors.SqlStates;
-import org.dpsql.sql.DpHint;
 
 /**
  * One private aggregate of a plan written as the canonical single-table statement that dpsql's
@@ -78,13 +77,27 @@ public final class CoreAggregate {
    * every group key is (a function of) a column with a declared domain, so its answer is that
    * domain, free (see {@code org.dpsql.release.DomainListing}).
    */
-  public record Canonical(List<SqlNode> select, List<String> from, SqlNode where,
-      SqlNodeList group, List<Derived> derived, List<Computed> computed, boolean listsDomain) {
+  public record Canonical(List<SqlNode> select, SqlNode from, SqlNode where,
+      SqlNodeList group, List<Derived> derived, List<Computed> computed, boolean listsDomain,
+      ReleasePlan.Text body) {
     public Canonical {
       select = List.copyOf(select);
-      from = List.copyOf(from);
       derived = List.copyOf(derived);
       computed = List.copyOf(computed);
+    }
+
+    Canonical(List<SqlNode> select, SqlNode from, SqlNode where, SqlNodeList group,
+        List<Derived> derived, List<Computed> computed, boolean listsDomain) {
+      this(select, from, where, group, derived, computed, listsDomain, new ReleasePlan.Text(
+          () -> written(select, from, where, group)));
+    }
+
+    /** The statement as text, without a hint. */
+    private static String written(List<SqlNode> select, SqlNode from, SqlNode where,
+        SqlNodeList group) {
+      return node(select, from, where, group).toSqlString(c -> c.withDialect(DIALECT)
+          .withAlwaysUseParentheses(false).withSelectListItemsOnSeparateLines(false)
+          .withUpdateSetListNewline(false).withIndentation(0)).getSql().replace('\n', ' ');
     }
 
     /**
@@ -92,21 +105,26 @@ public final class CoreAggregate {
      * a DP hint: the statement's hint is passed to the analysis as a value.
      */
     public SqlSelect node() {
+      return node(select, from, where, group);
+    }
+
+    private static SqlSelect node(List<SqlNode> select, SqlNode from, SqlNode where,
+        SqlNodeList group) {
       SqlParserPos pos = SqlParserPos.ZERO;
       SqlNodeList items = new SqlNodeList(pos);
       select.forEach(n -> items.add(copy(n)));
-      return new SqlSelect(pos, null, items, new SqlIdentifier(from, pos),
+      return new SqlSelect(pos, null, items, copy(from),
           where == null ? null : copy(where), group == null ? null : (SqlNodeList) copy(group),
           null, null, null, null, null, null, null);
     }
 
-    /** The statement as text with {@code hint} as its DP hint: what the ledger and EXPLAIN show. */
-    public String sql(DpHint hint) {
-      String hintText = hint.sqlText();
-      String body = node().toSqlString(c -> c.withDialect(DIALECT).withAlwaysUseParentheses(false)
-          .withSelectListItemsOnSeparateLines(false).withUpdateSetListNewline(false)
-          .withIndentation(0)).getSql().replace('\n', ' ');
-      return hintText.isEmpty() ? body : "SELECT " + hintText + body.substring("SELECT".length());
+    /**
+     * The statement as text with {@code hintText} ({@code /*+ DP(...) *}{@code /}, or empty) as its
+     * DP hint: what the ledger and EXPLAIN show.
+     */
+    public String sql(String hintText) {
+      String text = body.get(); // written once
+      return hintText.isEmpty() ? text : "SELECT " + hintText + text.substring("SELECT".length());
     }
 
     private static SqlNode copy(SqlNode n) {
@@ -172,7 +190,19 @@ public final class CoreAggregate {
       UnitJoinInput.Traced t = UnitJoinInput.trace(aggregate.getInput(), policy, backend);
       org.dpsql.policy.TablePolicy r = t.relation();
       List<String> name = r.schema() == null ? List.of(r.name()) : List.of(r.schema(), r.name());
-      return of(aggregate, r::column, new Input(t.columns(), t.fields(), t.conditions(), name));
+      return of(aggregate, r::column, new Input(t.columns(), t.fields(), t.conditions(),
+          new SqlIdentifier(name, SqlParserPos.ZERO), java.util.Map.of()));
+    }
+    if (PublicJoinInput.isLookupJoin(aggregate.getInput(), policy)) {
+      // a join with public lookup tables: kept in the canonical statement's FROM
+      PublicJoinInput.Traced t = PublicJoinInput.trace(aggregate.getInput(), policy);
+      java.util.Map<String, SqlIdentifier> qualified = new java.util.HashMap<>();
+      for (int i = 0; i < t.columns().size(); i++) {
+        qualified.putIfAbsent(t.columns().get(i), t.names().get(i));
+      }
+      org.dpsql.policy.TablePolicy table = t.privateTable();
+      return of(aggregate, table == null ? c -> java.util.Optional.empty() : table::column,
+          new Input(t.columns(), t.fields(), t.conditions(), t.from(), qualified));
     }
     SQLException semi = semiJoinRefusal(aggregate.getInput(), policy);
     if (semi != null) {
@@ -197,7 +227,26 @@ public final class CoreAggregate {
    * conditions over them, and the relation's qualified name.
    */
   private record Input(List<String> columns, List<RexNode> fields, List<RexNode> conditions,
-      List<String> name) {}
+      SqlNode from, java.util.Map<String, SqlIdentifier> qualified) {
+    /** The identifier of column {@code column} in the canonical statement. */
+    SqlIdentifier name(String column) {
+      SqlIdentifier q = qualified.get(column);
+      return q != null ? (SqlIdentifier) q.clone(SqlParserPos.ZERO) : id(column);
+    }
+
+    /** {@code n} with its column identifiers as {@link #name} gives them. */
+    SqlNode qualify(SqlNode n) {
+      if (qualified.isEmpty() || n == null) {
+        return n;
+      }
+      return n.accept(new org.apache.calcite.sql.util.SqlShuttle() {
+        @Override
+        public SqlNode visit(SqlIdentifier id) {
+          return id.isSimple() ? name(id.getSimple()) : id;
+        }
+      });
+    }
+  }
 
   private static Canonical of(Aggregate aggregate,
       java.util.function.Function<String, java.util.Optional<org.dpsql.policy.ColumnPolicy>> policy,
@@ -248,11 +297,11 @@ public final class CoreAggregate {
             + "FROM TRIPS GROUP BY REGION) t JOIN ZONES z ON z.REGION = t.REGION");
       }
       where = RexUtil.expandSearch(aggregate.getCluster().getRexBuilder(), null, where)
-          .accept(unpadding);
+          .accept(unpadding).accept(uncastParameters(aggregate.getCluster().getRexBuilder()));
       where = derivedComparisons(where, columns, cells, derived,
           aggregate.getCluster().getRexBuilder());
-      whereNode = nodeOf(where, i -> i < columns.size() ? columns.get(i)
-          : derived.get(i - columns.size()).name(), DIALECT);
+      whereNode = nodeOf(where, i -> i < columns.size() ? input.name(columns.get(i))
+          : id(derived.get(i - columns.size()).name()));
     }
     SqlNodeList group = null;
     SqlParserPos pos = SqlParserPos.ZERO;
@@ -272,7 +321,19 @@ public final class CoreAggregate {
     }
     boolean listsDomain = aggregate.getAggCallList().isEmpty() && !keys.isEmpty()
         && aggregate.getGroupType() == Aggregate.Group.SIMPLE && declaredKeys;
-    return new Canonical(select, input.name(), whereNode, group, derived, computed, listsDomain);
+    if (input.from() instanceof org.apache.calcite.sql.SqlJoin
+        && (!derived.isEmpty() || !computed.isEmpty())) {
+      throw SqlStates.notSupported("a private aggregate joined with public lookup tables groups, "
+          + "filters and aggregates columns as they are: expressions of columns (time bins, "
+          + "CASE, arithmetic) are not supported with such a join; aggregate the private table in "
+          + "a subquery grouped by the join key, and join the public table with its released "
+          + "rows");
+    }
+    List<SqlNode> items = new ArrayList<>();
+    select.forEach(n -> items.add(input.qualify(n)));
+    return new Canonical(items, input.from(), whereNode,
+        group == null ? null : (SqlNodeList) input.qualify(group), derived, computed,
+        listsDomain);
   }
 
   private static SqlNode countStar() {
@@ -321,7 +382,9 @@ public final class CoreAggregate {
         fields = next;
       }
     }
-    return new Input(columns, fields, conditions, scan.getTable().getQualifiedName());
+    return new Input(columns, fields, conditions,
+        new SqlIdentifier(scan.getTable().getQualifiedName(), SqlParserPos.ZERO),
+        java.util.Map.of());
   }
 
   /** The policy columns whose cells expressions may be evaluated on. */
@@ -383,7 +446,7 @@ public final class CoreAggregate {
         boolean changed = false;
         for (RexNode o : call.getOperands()) {
           java.util.BitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(o).toBitSet();
-          if (!PLAIN.contains(o.getKind()) && used.cardinality() == 1
+          if (!PLAIN.contains(o.getKind()) && !arithmetic(o) && used.cardinality() == 1
               && cells.derivable(columns.get(used.nextSetBit(0)))) {
             try {
               Derived d = derive(o, columns, cells, derived, "WHERE", rex);
@@ -420,6 +483,22 @@ public final class CoreAggregate {
     return out;
   }
 
+  /** The operators a filter may apply to rows as they are: they cannot fail on a value. */
+  private static final java.util.Set<SqlKind> ARITHMETIC = java.util.EnumSet.of(SqlKind.PLUS,
+      SqlKind.MINUS, SqlKind.TIMES, SqlKind.MINUS_PREFIX, SqlKind.PLUS_PREFIX);
+
+  /**
+   * Whether {@code e} is +, -, * over columns, literals and parameters: the backend evaluates it
+   * on the rows, as a filter written on the table directly is, so it needs no derived column.
+   */
+  private static boolean arithmetic(RexNode e) {
+    if (PLAIN.contains(e.getKind())) {
+      return true;
+    }
+    return e instanceof org.apache.calcite.rex.RexCall c && ARITHMETIC.contains(c.getKind())
+        && c.getOperands().stream().allMatch(CoreAggregate::arithmetic);
+  }
+
   /**
    * The derived column for {@code e}, an expression of exactly one point-domain column (reused
    * when the statement derives the same expression twice), or XDP03 naming the expression.
@@ -427,6 +506,9 @@ public final class CoreAggregate {
   private static Derived derive(RexNode e, List<String> columns, Cells cells,
       List<Derived> derived, String clause, org.apache.calcite.rex.RexBuilder rex)
       throws SQLException {
+    if (hasParameter(e)) {
+      throw new NeedsValues(); // evaluated on the domain once its values are bound
+    }
     java.util.BitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(e).toBitSet();
     if (used.cardinality() != 1 || !cells.derivable(columns.get(used.nextSetBit(0)))) {
       column(e, columns, clause); // throws, naming the expression
@@ -514,6 +596,9 @@ public final class CoreAggregate {
     if (kind != SqlKind.PERCENTILE_CONT && kind != SqlKind.PERCENTILE_DISC) {
       return null;
     }
+    if (call.getArgList().size() == 1 && hasParameter(fields.get(call.getArgList().get(0)))) {
+      throw new NeedsValues(); // the fraction is checked once it is bound
+    }
     if (call.getArgList().size() != 1 || call.getCollation().getFieldCollations().size() != 1
         || !(fields.get(call.getArgList().get(0)) instanceof RexLiteral p)) {
       throw SqlStates.notSupported(name + " over a private table takes a number literal and one "
@@ -553,6 +638,9 @@ public final class CoreAggregate {
     if (arg instanceof RexInputRef ref) {
       return columns.get(ref.getIndex());
     }
+    if (hasParameter(arg)) {
+      throw new NeedsValues(); // its bound is propagated once its values are bound
+    }
     String shown = sqlOf(arg, columns::get, DIALECT);
     ValueBounds.Bounded b = bounds.of(arg, shown);
     String text = sqlOf(b.expression(), columns::get, DIALECT);
@@ -582,10 +670,9 @@ public final class CoreAggregate {
   }
 
   /** {@code e} as a parse tree, input field {@code i} named {@code name(i)}. */
-  static SqlNode nodeOf(RexNode e, java.util.function.IntFunction<String> name,
-      SqlDialect dialect) {
-    SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(dialect,
-        i -> new SqlIdentifier(name.apply(i), SqlParserPos.ZERO));
+  static SqlNode nodeOf(RexNode e, java.util.function.IntFunction<SqlIdentifier> name) {
+    SqlImplementor.SimpleContext context = new SqlImplementor.SimpleContext(DIALECT,
+        name::apply);
     return context.toSql(null, e);
   }
 
@@ -638,6 +725,47 @@ public final class CoreAggregate {
         return lit;
       }
     };
+  }
+
+  /**
+   * Replaces {@code CAST(? AS type)} (jOOQ's rendering of a bound value) by a parameter of that
+   * type: the value is bound in the parameter's type, so the cast cannot fail on a row.
+   */
+  private static RexShuttle uncastParameters(org.apache.calcite.rex.RexBuilder rex) {
+    return new RexShuttle() {
+      @Override
+      public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+        if (call.getKind() == SqlKind.CAST
+            && call.getOperands().get(0) instanceof org.apache.calcite.rex.RexDynamicParam p) {
+          return rex.makeDynamicParam(call.getType(), p.getIndex());
+        }
+        return super.visitCall(call);
+      }
+    };
+  }
+
+  /** Whether {@code e} has a dynamic parameter. */
+  static boolean hasParameter(RexNode e) {
+    boolean[] found = new boolean[1];
+    e.accept(new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+      @Override
+      public Void visitDynamicParam(org.apache.calcite.rex.RexDynamicParam param) {
+        found[0] = true;
+        return null;
+      }
+    });
+    return found[0];
+  }
+
+  /**
+   * A statement whose canonical statement depends on a parameter's value beyond its filter's
+   * comparisons (a derived column, a time bin or a computed argument with a parameter): it is
+   * planned once its values are bound (see {@code org.dpsql.sql.StatementTemplate}).
+   */
+  public static final class NeedsValues extends SQLException {
+    NeedsValues() {
+      super("this statement is planned once its parameters are bound", SqlStates.NOT_SUPPORTED);
+    }
   }
 
   /**

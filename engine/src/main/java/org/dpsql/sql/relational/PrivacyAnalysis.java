@@ -33,7 +33,6 @@ import org.apache.calcite.sql.dialect.H2SqlDialect;
 import org.dpsql.errors.SqlStates;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.TablePolicy;
-import org.dpsql.sql.DpHint;
 
 /**
  * Finds the private aggregates of a plan and splits it into a {@link ReleasePlan}.
@@ -46,9 +45,8 @@ import org.dpsql.sql.DpHint;
  *
  * <p>Guarantees: a private table is never reached except through a private aggregate; a plan that
  * would return its rows (a projection or filter of it without an aggregate) is refused with XDP02,
- * unless the plan is provably empty (a schema probe), which reads nothing. The statement's budget
- * (its DP hint, or the policy's {@code default_query}) is split equally among its private
- * aggregates, so a statement costs the same whatever the number of its aggregates.
+ * unless the plan is provably empty (a schema probe), which reads nothing. The same aggregate
+ * reached twice (a self-join, a CTE used twice) is one release.
  */
 public final class PrivacyAnalysis {
   private final Policy policy;
@@ -71,23 +69,45 @@ public final class PrivacyAnalysis {
     this.oneRowPerUnit = java.util.Objects.requireNonNull(declaredUnique);
   }
 
-  /** Splits {@code plan} at its private aggregates; {@code hint} is the statement's DP hint. */
-  public ReleasePlan split(RelNode plan, DpHint hint) throws SQLException {
+  /**
+   * Splits {@code plan} at its private aggregates; the releases' hints are set by the caller
+   * ({@link ReleasePlan#withHint}: the statement's budget split among {@link
+   * ReleasePlan#chargedReleases}).
+   */
+  public ReleasePlan split(RelNode plan) throws SQLException {
     try {
-      return splitChecked(plan, hint);
+      return splitChecked(plan);
     } catch (UnsupportedOperationException | IllegalStateException e) {
-      // a construct Calcite cannot write back as SQL (the plan itself was valid)
-      throw SqlStates.notSupported("this statement cannot be answered privately: a part of it "
-          + "cannot be written as SQL for the backend (" + e.getClass().getSimpleName()
-          + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); write it more simply");
+      throw unwritable(e);
     }
   }
 
-  private ReleasePlan splitChecked(RelNode plan, DpHint hint) throws SQLException {
+  /**
+   * {@code split} with its post-processing statement written (it is written on first use, and a
+   * statement answered by its one release never uses it): XDP03 when Calcite cannot write it.
+   */
+  public static ReleasePlan postProcessed(ReleasePlan split) throws SQLException {
+    try {
+      split.postSql();
+      return split;
+    } catch (UnsupportedOperationException | IllegalStateException e) {
+      throw unwritable(e);
+    }
+  }
+
+  /** A construct Calcite cannot write back as SQL (the plan itself was valid). */
+  private static SQLException unwritable(RuntimeException e) {
+    return SqlStates.notSupported("this statement cannot be answered privately: a part of it "
+        + "cannot be written as SQL for the backend (" + e.getClass().getSimpleName()
+        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + "); write it more simply");
+  }
+
+  private ReleasePlan splitChecked(RelNode plan) throws SQLException {
     plan = distinctUnitsAsRows(plan);
     if (isEmpty(plan)) {
+      RelNode empty = plan;
       return new ReleasePlan(List.of(), List.of(), null, plan.getRowType(),
-          RelOptUtil.toString(plan), true);
+          new ReleasePlan.Text(() -> RelOptUtil.toString(empty)), true, null);
     }
     List<Aggregate> aggregates = new ArrayList<>();
     collectPrivateAggregates(plan, aggregates);
@@ -105,26 +125,20 @@ public final class PrivacyAnalysis {
       }
       canonical.add(c);
     }
-    // the same aggregate reached twice (a self-join, a CTE used twice) is one release: the budget
-    // is split among the distinct ones; a listing of declared domains costs nothing and takes
-    // no share
-    DpHint share = hint.share((int) Math.max(1, canonical.stream()
-        .filter(c -> !c.listsDomain()).map(c -> new ReleasePlan.Release("", c, DpHint.NONE)
-        .statementText()).distinct().count()),
-        policy.budget().defaultQuery());
     Map<RelNode, ReleasePlan.Release> releases = new IdentityHashMap<>();
     for (int i = 0; i < aggregates.size(); i++) {
       CoreAggregate.Canonical c = canonical.get(i);
-      releases.put(aggregates.get(i), new ReleasePlan.Release("R" + i, c, share));
+      releases.put(aggregates.get(i), new ReleasePlan.Release("R" + i, c, ""));
     }
     List<ReleasePlan.PublicInput> inputs = new ArrayList<>();
     RelNode post = unpadded(replace(plan, releases, inputs));
-    RelToSqlConverter toH2 = new RelToSqlConverter(H2SqlDialect.DEFAULT);
-    String postSql = toH2.visitRoot(post).asStatement().toSqlString(H2SqlDialect.DEFAULT).getSql();
+    ReleasePlan.Text postSql = new ReleasePlan.Text(() -> new RelToSqlConverter(
+        H2SqlDialect.DEFAULT).visitRoot(post).asStatement().toSqlString(H2SqlDialect.DEFAULT)
+        .getSql());
     List<ReleasePlan.Release> ordered = new ArrayList<>();
     aggregates.forEach(a -> ordered.add(releases.get(a)));
-    return new ReleasePlan(ordered, inputs, postSql, plan.getRowType(), RelOptUtil.toString(post),
-        false);
+    return new ReleasePlan(ordered, inputs, postSql, plan.getRowType(),
+        new ReleasePlan.Text(() -> RelOptUtil.toString(post)), false, post);
   }
 
   /**

@@ -31,7 +31,6 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.dpsql.backend.BackendCatalog;
 import org.dpsql.policy.Policy;
 import org.dpsql.policy.TablePolicy;
-import org.dpsql.sql.ValidationSchema;
 
 /**
  * Turns a parsed statement into relational algebra: validates it against the tables the policy
@@ -60,14 +59,14 @@ public final class RelationalPlanner {
    * units alone (their aggregate is one private aggregate over the tables' {@link
    * org.dpsql.policy.UnitJoin}, not one per table).
    */
-  private static HepProgram normalise(Policy policy) {
+  private static HepProgram normalise(Policy policy, boolean lookupJoins) {
     return HepProgram.builder()
         .addRuleInstance(CoreRules.PROJECT_MERGE)
         .addRuleInstance(CoreRules.FILTER_MERGE)
         .addRuleInstance(CoreRules.FILTER_PROJECT_TRANSPOSE)
         .addRuleInstance(CoreRules.PROJECT_REMOVE)
         .addRuleInstance(CoreRules.AGGREGATE_PROJECT_MERGE)
-        .addRuleInstance(new PublicJoinTransposeRule(policy))
+        .addRuleInstance(new PublicJoinTransposeRule(policy, lookupJoins))
         .addRuleInstance(CoreRules.PROJECT_MERGE)
         .addRuleInstance(CoreRules.PROJECT_REMOVE)
         .build();
@@ -75,22 +74,29 @@ public final class RelationalPlanner {
 
   /**
    * Calcite's extended aggregate–join transposition, except over a join of private tables on their
-   * privacy units: such a join pairs rows of one person and is aggregated as one relation, after
-   * the join (a transposition would group each side by the unit, which cannot be released).
+   * privacy units (such a join pairs rows of one person and is aggregated as one relation, after
+   * the join: a transposition would group each side by the unit, which cannot be released) and
+   * over a join of one private table with public lookup tables (measured over the join key's
+   * cells, see {@link PublicJoinInput}).
    */
   private static final class PublicJoinTransposeRule
       extends org.apache.calcite.rel.rules.AggregateJoinTransposeRule {
     private final Policy policy;
+    private final boolean lookupJoins;
 
-    PublicJoinTransposeRule(Policy policy) {
+    PublicJoinTransposeRule(Policy policy, boolean lookupJoins) {
       super(org.apache.calcite.rel.rules.AggregateJoinTransposeRule.Config.EXTENDED);
       this.policy = policy;
+      this.lookupJoins = lookupJoins;
     }
 
     @Override
     public boolean matches(org.apache.calcite.plan.RelOptRuleCall call) {
       org.apache.calcite.rel.core.Join join = call.rel(1);
-      return !UnitJoinInput.joinsOnUnits(join, policy);
+      // a join of private tables on their units is one person's rows; a join of one private
+      // table with public lookup tables is measured over the join key's cells
+      return !UnitJoinInput.joinsOnUnits(join, policy)
+          && !(lookupJoins && PublicJoinInput.isLookupJoin(join, policy));
     }
   }
 
@@ -104,7 +110,9 @@ public final class RelationalPlanner {
       (rexBuilder, constExps, reducedValues) -> reducedValues.addAll(constExps);
 
   private final Policy policy;
+  private final BackendCatalog catalog;
   private final HepProgram normalise;
+  private final HepProgram normaliseSplittingJoins;
   private final CalciteSchema rootSchema;
   private final List<String> defaultSchemaPath;
   private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl();
@@ -113,7 +121,9 @@ public final class RelationalPlanner {
   /** A planner over the backend tables the policy names. */
   public RelationalPlanner(Policy policy, BackendCatalog catalog, String defaultSchema) {
     this.policy = policy;
-    this.normalise = normalise(policy);
+    this.catalog = catalog;
+    this.normalise = normalise(policy, true);
+    this.normaliseSplittingJoins = normalise(policy, false);
     this.rootSchema = ValidationSchema.build(catalog, policy);
     this.defaultSchemaPath = defaultSchema == null ? List.of() : List.of(defaultSchema);
     Properties p = new Properties();
@@ -135,9 +145,16 @@ public final class RelationalPlanner {
   /** Validates {@code query} (which it may rewrite) and describes its result and parameters. */
   public Description describe(SqlNode query) throws SQLException {
     Validated v = validate(query);
-    // each parameter's type where validation inferred one (Calcite's getParameterRowType fails
-    // on the first it did not, e.g. a comparison inside a CASE inside an aggregate); an unknown
-    // type is null, and the value's own type is used when it is bound
+    return new Description(v.validator().getValidatedNodeType(v.node()), parameterTypes(v));
+  }
+
+  /**
+   * The type of each dynamic parameter of a validated statement, in order, where validation
+   * inferred one (Calcite's getParameterRowType fails on the first it did not, e.g. a comparison
+   * inside a CASE inside an aggregate); an unknown type is null, and the value's own type is used
+   * when it is bound.
+   */
+  private static List<org.apache.calcite.rel.type.RelDataType> parameterTypes(Validated v) {
     java.util.TreeMap<Integer, org.apache.calcite.rel.type.RelDataType> byIndex =
         new java.util.TreeMap<>();
     v.node().accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
@@ -155,7 +172,7 @@ public final class RelationalPlanner {
     for (int i = 0; i <= (byIndex.isEmpty() ? -1 : byIndex.lastKey()); i++) {
       params.add(byIndex.get(i));
     }
-    return new Description(v.validator().getValidatedNodeType(v.node()), params);
+    return params;
   }
 
   private Validated validate(SqlNode query) throws SQLException {
@@ -187,7 +204,7 @@ public final class RelationalPlanner {
         }
       }
       // no comparison across type families (a conversion failing on some rows would reveal them)
-      org.dpsql.sql.QueryAnalyzer.checkComparisons(validated, validator);
+      ComparisonFamilies.check(validated, validator);
     } catch (CalciteContextException e) {
       throw validationError(e);
     } catch (IllegalArgumentException e) {
@@ -198,8 +215,24 @@ public final class RelationalPlanner {
     return new Validated(validator, validated, reader);
   }
 
-  /** The validated, converted and normalised plan of a query. */
-  public RelNode plan(SqlNode query) throws SQLException {
+  /**
+   * A statement's plan and the types of its dynamic parameters (in order; null where validation
+   * inferred none), which the plan keeps as {@link org.apache.calcite.rex.RexDynamicParam}s.
+   */
+  public record Planned(RelNode rel, List<org.apache.calcite.rel.type.RelDataType> parameterTypes) {
+    public Planned {
+      parameterTypes = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(
+          parameterTypes));
+    }
+  }
+
+  /**
+   * The validated, converted and normalised plan of a query (which it may rewrite). A private
+   * aggregate over a join of its table with public lookup tables stays over the join ({@link
+   * PublicJoinInput}: measured over the join key's cells) unless {@code splitLookupJoins}, when it
+   * is split like any join: aggregated per join key below it, the join applied to released rows.
+   */
+  public Planned plan(SqlNode query, boolean splitLookupJoins) throws SQLException {
     Validated v = validate(query);
     SqlValidator validator = v.validator();
     SqlNode validated = v.node();
@@ -219,9 +252,39 @@ public final class RelationalPlanner {
     } catch (RuntimeException e) {
       throw new SQLException("cannot plan this statement: " + e.getMessage(), "42000", e);
     }
-    HepPlanner hep = new HepPlanner(normalise);
+    HepPlanner hep = new HepPlanner(splitLookupJoins ? normaliseSplittingJoins : normalise);
     hep.setRoot(root.project());
-    return hep.findBestExp();
+    return new Planned(hep.findBestExp(), parameterTypes(v));
+  }
+
+  /** The text after {@code prefix} in {@code msg} up to the next quote, or null. */
+  private static String quoted(String msg, String prefix) {
+    int at = msg.indexOf(prefix);
+    if (at < 0) {
+      return null;
+    }
+    String rest = msg.substring(at + prefix.length());
+    return rest.substring(0, Math.max(0, rest.indexOf('\'')));
+  }
+
+  /**
+   * XDP02 when {@code column} is a column of a private table in the backend that the policy does
+   * not name (its values are never released), else null.
+   */
+  private SQLException outsidePolicy(String column, Exception cause) {
+    for (TablePolicy t : policy.tables().values()) {
+      if (t.isPublic() || t.column(column).isPresent()
+          || column.equalsIgnoreCase(t.privacyUnit())) {
+        continue;
+      }
+      if (catalog.table(t.name()).flatMap(b -> b.column(column)).isPresent()) {
+        return new SQLException("column " + column + " is not in the policy for private table "
+            + t.name() + ": dpsql never releases its values; usable columns: " + String.join(", ",
+                t.columns().values().stream().map(org.dpsql.policy.ColumnPolicy::name).toList()),
+            org.dpsql.errors.SqlStates.NOT_ALLOWED, cause);
+      }
+    }
+    return null;
   }
 
   /**
@@ -234,9 +297,19 @@ public final class RelationalPlanner {
     if (msg != null && msg.contains("Object '") && msg.contains("not found")) {
       return new SQLException(msg, "42S02", e);
     }
+    String itself = msg == null ? null : quoted(msg, "definition of column '");
+    if (itself != null && msg.contains("depends on itself")) {
+      // GROUP BY x where x is no column: the validator took it for the select item's alias
+      SQLException outside = outsidePolicy(itself, e);
+      return outside != null ? outside : new SQLException("Column '" + itself + "' not found in "
+          + "any table; " + msg, "42S22", e);
+    }
     if (msg != null && msg.contains("Column '") && msg.contains("not found")) {
-      String column = msg.substring(msg.indexOf("Column '") + 8);
-      column = column.substring(0, Math.max(0, column.indexOf('\'')));
+      String column = quoted(msg, "Column '");
+      SQLException outside = outsidePolicy(column, e);
+      if (outside != null) {
+        return outside;
+      }
       for (TablePolicy t : policy.tables().values()) {
         if (!t.isPublic() && t.column(column).isEmpty()) {
           return new SQLException(msg + "; a private table offers only the columns of the policy"

@@ -8,7 +8,7 @@ import org.apache.calcite.rel.type.RelDataType;
  * public inputs to read from the backend, and the post-processing statement that computes the
  * statement's result from them alone.
  *
- * <p>Guarantees: {@code postSql} reads only the tables named by the releases ({@code R0, R1, ...},
+ * <p>Guarantees: {@link #postSql()} reads only the tables named by the releases ({@code R0, R1, ...},
  * columns {@code C0, C1, ...}) and the public inputs ({@code P0, P1, ...}, same column naming), so
  * everything it computes is post-processing of the released rows and of public data. A statement
  * whose plan is provably empty (a schema probe: {@code WHERE 1 = 0}, {@code LIMIT 0}) has no
@@ -16,17 +16,50 @@ import org.apache.calcite.rel.type.RelDataType;
  *
  * @param releases the private aggregates, each as its canonical single-table statement
  * @param publicInputs the public parts of the statement, each as a backend statement
- * @param postSql the post-processing statement (H2 dialect), null when {@code empty}
+ * @param postSqlText the post-processing statement (H2 dialect; {@link #postSql()}), written on
+ *     first use (a statement answered by its one release never needs it), null when {@code empty}
  * @param rowType the statement's result type, with the validated column names
- * @param plan the relational plan with its release nodes, for EXPLAIN
+ * @param planText the relational plan with its release nodes, for EXPLAIN ({@link #plan()})
  * @param empty whether the statement returns no rows whatever the data
+ * @param post the post-processing plan over the release and public-input tables (scans of
+ *     {@code R0, P0, ...}), null when {@code empty}
  */
-public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs, String postSql,
-    RelDataType rowType, String plan, boolean empty) {
+public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs,
+    Text postSqlText, RelDataType rowType, Text planText, boolean empty,
+    org.apache.calcite.rel.RelNode post) {
 
   public ReleasePlan {
     releases = List.copyOf(releases);
     publicInputs = List.copyOf(publicInputs);
+  }
+
+  /** The post-processing statement (H2 dialect), null when {@code empty}. */
+  public String postSql() {
+    return postSqlText == null ? null : postSqlText.get();
+  }
+
+  /** The relational plan with its release nodes, for EXPLAIN. */
+  public String plan() {
+    return planText.get();
+  }
+
+  /** A text written once, on first use (thread-safe; writing it twice is harmless). */
+  public static final class Text {
+    private final java.util.function.Supplier<String> writer;
+    private volatile String text;
+
+    Text(java.util.function.Supplier<String> writer) {
+      this.writer = writer;
+    }
+
+    String get() {
+      String t = text;
+      if (t == null) {
+        t = writer.get();
+        text = t;
+      }
+      return t;
+    }
   }
 
   /** This plan with its result columns named {@code labels} (same number and types). */
@@ -34,16 +67,35 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
       org.apache.calcite.rel.type.RelDataTypeFactory typeFactory) {
     List<RelDataType> types = rowType.getFieldList().stream()
         .map(org.apache.calcite.rel.type.RelDataTypeField::getType).toList();
-    return new ReleasePlan(releases, publicInputs, postSql,
-        typeFactory.createStructType(types, labels), plan, empty);
+    return new ReleasePlan(releases, publicInputs, postSqlText,
+        typeFactory.createStructType(types, labels), planText, empty, post);
+  }
+
+  /** This plan with {@code hintText} as every release's DP hint. */
+  public ReleasePlan withHint(String hintText) {
+    List<Release> hinted = new java.util.ArrayList<>();
+    for (Release r : releases) {
+      hinted.add(new Release(r.table(), r.core(), hintText));
+    }
+    return new ReleasePlan(hinted, publicInputs, postSqlText, rowType, planText, empty, post);
+  }
+
+  /**
+   * The number of distinct releases that cost budget (the same aggregate reached twice is one
+   * release; a listing of declared domains costs nothing): the statement's budget is split
+   * equally among them.
+   */
+  public int chargedReleases() {
+    return (int) Math.max(1, releases.stream().filter(r -> !r.core().listsDomain())
+        .map(r -> new Release("", r.core(), "").statementText()).distinct().count());
   }
 
   /**
    * One private aggregate, released as table {@code table}: its canonical statement (a parse tree,
-   * with its derived columns: expressions of one point-domain column) and the statement's DP hint
-   * (its share of the statement's budget).
+   * with its derived columns: expressions of one point-domain column) and the text of its DP hint
+   * (its share of the statement's budget, empty until the front end sets it).
    */
-  public record Release(String table, CoreAggregate.Canonical core, org.dpsql.sql.DpHint hint) {
+  public record Release(String table, CoreAggregate.Canonical core, String hint) {
     public List<CoreAggregate.Derived> derived() {
       return core.derived();
     }

@@ -1,4 +1,4 @@
-package org.dpsql.sql;
+package org.dpsql.sql.relational;
 
 import java.sql.Types;
 import java.util.HashMap;
@@ -17,22 +17,16 @@ import org.dpsql.backend.BackendTable;
 
 /**
  * The Calcite view of the backend that statements are validated against: one Calcite schema per
- * backend schema, holding exactly the tables the policy names (with all their backend columns, so
- * that a reference to a column outside the policy is reported as such rather than as unknown).
+ * backend schema, holding exactly the tables the policy names; a private table shows only its
+ * policy columns and its privacy-unit column (what {@code SELECT *} expands to and what a BI
+ * tool's schema probe shows), a public table all its columns. A reference to a backend column
+ * outside the policy is reported by the planner as such (XDP02), not as unknown.
  */
-public final class ValidationSchema {
+final class ValidationSchema {
   private ValidationSchema() {}
 
-  static CalciteSchema build(BackendCatalog catalog) {
-    return build(catalog, null);
-  }
-
-  /**
-   * The schema with, for each private table of {@code policy} (when not null), only its policy
-   * columns and its privacy-unit column: what {@code SELECT *} expands to and what a BI tool's
-   * schema probe shows. Public tables keep all their columns.
-   */
-  public static CalciteSchema build(BackendCatalog catalog, org.dpsql.policy.Policy policy) {
+  /** The schema of {@code catalog}'s tables as {@code policy} exposes them (all columns if null). */
+  static CalciteSchema build(BackendCatalog catalog, org.dpsql.policy.Policy policy) {
     CalciteSchema root = CalciteSchema.createRootSchema(false, false);
     Map<String, Map<String, Table>> bySchema = new HashMap<>();
     for (BackendTable t : catalog.tables()) {
