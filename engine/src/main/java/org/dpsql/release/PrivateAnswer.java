@@ -5,7 +5,6 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import java.sql.Types;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.dpsql.mechanism.RandomBits;
 import org.dpsql.policy.Clamp;
@@ -295,17 +294,8 @@ public final class PrivateAnswer {
         position[i] = p;
         p += plan.query().outputs().get(i).isGroupKey() || plan.query().hint().ci() == null ? 1 : 3;
       }
-      Comparator<Object[]> cmp = null;
-      for (SortKey k : plan.query().orderBy()) {
-        int pos = position[k.outputIndex()];
-        Comparator<Object[]> c = Comparator.comparing((Object[] r) -> (Comparable) r[pos],
-            Comparator.nullsFirst(Comparator.<Comparable>naturalOrder()));
-        if (k.descending()) {
-          c = c.reversed();
-        }
-        cmp = cmp == null ? c : cmp.thenComparing(c);
-      }
-      out.sort(cmp); // stable: ties keep the domain order
+      out.sort(SortKey.rowOrder(plan.query().orderBy(), i -> position[i])); // stable: ties keep
+      // the domain order
     }
     long offset = plan.query().offset() == null ? 0 : plan.query().offset();
     long fetch = plan.query().fetch() == null ? Long.MAX_VALUE : plan.query().fetch();

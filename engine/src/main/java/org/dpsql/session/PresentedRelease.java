@@ -1,7 +1,6 @@
 package org.dpsql.session;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.dpsql.release.ResultColumn;
 import org.dpsql.release.ResultTable;
@@ -67,7 +66,6 @@ final class PresentedRelease {
   }
 
   /** The statement's rows from the release's {@code released} rows. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
   ResultTable answer(ResultTable released) {
     List<Object[]> rows = new ArrayList<>(released.rows().size());
     for (Object[] r : released.rows()) {
@@ -85,17 +83,7 @@ final class PresentedRelease {
       for (int i = 1; i < first.length; i++) {
         first[i] = first[i - 1] + widths.get(i - 1);
       }
-      Comparator<Object[]> cmp = null;
-      for (SortKey k : orderBy) {
-        int pos = first[k.outputIndex()];
-        Comparator<Object[]> one = Comparator.comparing((Object[] r) -> (Comparable) r[pos],
-            Comparator.nullsFirst(Comparator.<Comparable>naturalOrder()));
-        if (k.descending()) {
-          one = one.reversed();
-        }
-        cmp = cmp == null ? one : cmp.thenComparing(one);
-      }
-      rows.sort(cmp); // stable: ties keep the release's order
+      rows.sort(SortKey.rowOrder(orderBy, i -> first[i])); // stable: ties keep the release's order
     }
     int from = (int) Math.min(offset == null ? 0 : offset, rows.size());
     long to = fetch == null ? rows.size() : Math.min(rows.size(), from + fetch);

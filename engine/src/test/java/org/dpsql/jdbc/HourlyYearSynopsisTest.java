@@ -214,26 +214,7 @@ class HourlyYearSynopsisTest {
   void hoursByCategoryAreOneKroneckerSynopsis(String name) throws Exception {
     int hours = 120 * 24;
     SeriesBackend b = SeriesBackend.of(name);
-    long[][] truth = new long[hours][3];
-    SplittableRandom rnd = new SplittableRandom(2880);
-    try (Connection c = b.direct(); Statement st = c.createStatement()) {
-      b.createSchema(st);
-      st.execute("CREATE TABLE " + b.table() + " (trip_id BIGINT, rider_id INTEGER, "
-          + "pickup_at TIMESTAMP, kind VARCHAR(1))");
-      List<String> values = new ArrayList<>();
-      for (int id = 0; id < 2000; id++) {
-        long minute = rnd.nextLong(hours * 60L);
-        int kind = rnd.nextInt(3);
-        truth[(int) (minute / 60)][kind]++;
-        LocalDateTime at = START.plusMinutes(minute);
-        values.add("(" + id + ", " + id + ", TIMESTAMP '" + at.toLocalDate() + " "
-            + at.toLocalTime() + ":00', '" + "abc".charAt(kind) + "')");
-      }
-      for (int from = 0; from < values.size(); from += 1000) {
-        st.execute("INSERT INTO " + b.table() + " VALUES "
-            + String.join(", ", values.subList(from, Math.min(values.size(), from + 1000))));
-      }
-    }
+    long[][] truth = b.loadKindedTrips(hours, 2880);
     Path policy = Files.createTempFile("dpsql-kind", ".yaml");
     Files.writeString(policy, "allow_seed: true\n"
         + "budget:\n  accounting: zcdp\n  per_connection: {rho: 100000000.0, delta: 1e-9}\n"

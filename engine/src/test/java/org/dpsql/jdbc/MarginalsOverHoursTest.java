@@ -8,11 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.dpsql.accounting.LedgerEntry;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,31 +27,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class MarginalsOverHoursTest {
   private static final int HOURS = 120 * 24;
-  private static final LocalDateTime START = LocalDateTime.of(2025, 1, 1, 0, 0);
 
   /** 2,000 trips of 2,000 riders at random minutes of January–April 2025, of kinds a, b, c. */
   private static long[][] load(SeriesBackend b) throws SQLException {
-    long[][] truth = new long[HOURS][3];
-    SplittableRandom rnd = new SplittableRandom(2883);
-    try (Connection c = b.direct(); Statement st = c.createStatement()) {
-      b.createSchema(st);
-      st.execute("CREATE TABLE " + b.table() + " (trip_id BIGINT, rider_id INTEGER, "
-          + "pickup_at TIMESTAMP, kind VARCHAR(1))");
-      List<String> values = new ArrayList<>();
-      for (int id = 0; id < 2000; id++) {
-        long minute = rnd.nextLong(HOURS * 60L);
-        int kind = rnd.nextInt(3);
-        truth[(int) (minute / 60)][kind]++;
-        LocalDateTime at = START.plusMinutes(minute);
-        values.add("(" + id + ", " + id + ", TIMESTAMP '" + at.toLocalDate() + " "
-            + at.toLocalTime() + ":00', '" + "abc".charAt(kind) + "')");
-      }
-      for (int from = 0; from < values.size(); from += 1000) {
-        st.execute("INSERT INTO " + b.table() + " VALUES "
-            + String.join(", ", values.subList(from, Math.min(values.size(), from + 1000))));
-      }
-    }
-    return truth;
+    return b.loadKindedTrips(HOURS, 2883);
   }
 
   private static Path policy(String rho) throws Exception {

@@ -75,6 +75,37 @@ record SeriesBackend(String name, String directUrl, Properties login, String dps
     }
   }
 
+
+  /**
+   * Creates the backend's {@code trips} table with 2,000 trips of 2,000 riders at random minutes
+   * of the {@code hours} hours from 2025-01-01, each of kind a, b or c ({@code seed} fixes them),
+   * and returns the counts per hour and kind.
+   */
+  long[][] loadKindedTrips(int hours, long seed) throws SQLException {
+    long[][] truth = new long[hours][3];
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+    java.time.LocalDateTime start = java.time.LocalDateTime.of(2025, 1, 1, 0, 0);
+    try (Connection c = direct(); Statement st = c.createStatement()) {
+      createSchema(st);
+      st.execute("CREATE TABLE " + table() + " (trip_id BIGINT, rider_id INTEGER, "
+          + "pickup_at TIMESTAMP, kind VARCHAR(1))");
+      java.util.List<String> values = new java.util.ArrayList<>();
+      for (int id = 0; id < 2000; id++) {
+        long minute = rnd.nextLong(hours * 60L);
+        int kind = rnd.nextInt(3);
+        truth[(int) (minute / 60)][kind]++;
+        java.time.LocalDateTime at = start.plusMinutes(minute);
+        values.add("(" + id + ", " + id + ", TIMESTAMP '" + at.toLocalDate() + " "
+            + at.toLocalTime() + ":00', '" + "abc".charAt(kind) + "')");
+      }
+      for (int from = 0; from < values.size(); from += 1000) {
+        st.execute("INSERT INTO " + table() + " VALUES "
+            + String.join(", ", values.subList(from, Math.min(values.size(), from + 1000))));
+      }
+    }
+    return truth;
+  }
+
   /**
    * Asserts that the {@code PREFIX(pickup_at)} family of {@code trips} on dpsql connection {@code c}
    * returns one row per hour whose (rounded) value is the running total of {@code truth}.

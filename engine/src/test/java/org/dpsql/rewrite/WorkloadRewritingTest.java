@@ -118,19 +118,8 @@ class WorkloadRewritingTest {
     Policy policy = PolicyLoader.load(policyFile.toString(), backend);
     BackendCatalog catalog = BackendCatalog.read(backend, policy);
     dialect = SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData());
-    analyzer = new FrontEnd(policy, catalog, backend.getSchema(), dialect, sql -> {
-      List<Object[]> rows = new ArrayList<>();
-      try (Statement st = backend.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-        while (rs.next()) {
-          Object[] row = new Object[rs.getMetaData().getColumnCount()];
-          for (int i = 0; i < row.length; i++) {
-            row[i] = rs.getObject(i + 1);
-          }
-          rows.add(row);
-        }
-      }
-      return rows;
-    });
+    analyzer = new FrontEnd(policy, catalog, backend.getSchema(), dialect,
+        org.dpsql.sql.PublicRows.over(backend));
     measurer = new ExactMeasurer(backend, dialect);
   }
 

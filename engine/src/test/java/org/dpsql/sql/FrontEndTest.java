@@ -10,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.calcite.sql.SqlDialectFactoryImpl;
@@ -54,19 +52,7 @@ class FrontEndTest {
         + "  R:\n    public: true\n");
     Policy policy = PolicyLoader.load(policyFile.toString(), backend);
     frontEnd = new FrontEnd(policy, BackendCatalog.read(backend, policy), backend.getSchema(),
-        SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData()), sql -> {
-          List<Object[]> rows = new ArrayList<>();
-          try (Statement st = backend.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-              Object[] row = new Object[rs.getMetaData().getColumnCount()];
-              for (int i = 0; i < row.length; i++) {
-                row[i] = rs.getObject(i + 1);
-              }
-              rows.add(row);
-            }
-          }
-          return rows;
-        });
+        SqlDialectFactoryImpl.INSTANCE.create(backend.getMetaData()), PublicRows.over(backend));
   }
 
   @AfterAll
