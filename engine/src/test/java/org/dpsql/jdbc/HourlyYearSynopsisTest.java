@@ -104,7 +104,6 @@ class HourlyYearSynopsisTest {
       List<LedgerEntry> ledger = TestDatabase.session(c).accountant().ledger();
       assertEquals("eigen", ledger.get(0).mechanism(), ledger.toString());
 
-      String table = b.table();
       // the default build checks one later range on PostgreSQL and Trino (each direct statement
       // there takes seconds); all of them on H2, and on every backend under -Plong
       boolean all = name.equals("h2") || org.dpsql.TestScale.isLong();
@@ -117,9 +116,7 @@ class HourlyYearSynopsisTest {
           "SELECT CAST(pickup_at AS DATE) AS d, COUNT(*) AS n FROM %s "
               + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d");
       for (String q : all ? later : later.subList(0, 1)) {
-        String dp = String.format(q, "trips");
-        assertEquals(ResultRows.rounded(direct, String.format(q, table)), ResultRows.rounded(c, dp),
-            name + ": " + dp);
+        b.assertAnsweredAsBackend(c, direct, q);
       }
       SeriesBackend.assertPrefixesAreRunningTotals(c, truth);
       assertEquals(1, TestDatabase.measured(c), "every later query was answered from the synopsis");
@@ -145,30 +142,15 @@ class HourlyYearSynopsisTest {
     long[] truth = load(b);
     Path policy = policy("0.02");
     Path exact = policy("100000000.0");
-    String workload = "SELECT * FROM TABLE(DPSQL.WORKLOAD(''trips'', ''ALL_RANGES(pickup_at)'', "
-        + "''output=cells''))";
+    String workload = "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', 'ALL_RANGES(pickup_at)', "
+        + "'output=cells'))";
     try (Connection c = b.connect(policy, 8760)) {
-      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
-          + workload + "'))");
-      double chosen = Double.NaN;
-      double identity = Double.NaN;
-      double bound = Double.NaN;
-      String strategy = null;
-      java.util.Map<String, Double> classes = new java.util.TreeMap<>();
-      for (List<Object> r : plan) {
-        double rmse = r.get(5) == null ? Double.NaN : ((Number) r.get(5)).doubleValue();
-        String measure = String.valueOf(r.get(6));
-        if ((Boolean) r.get(1)) {
-          chosen = rmse;
-          strategy = String.valueOf(r.get(0));
-        } else if (r.get(0).equals("query_class")) {
-          classes.put(measure, rmse);
-        } else if (r.get(0).equals("identity")) {
-          identity = rmse;
-        } else if (r.get(0).equals("lower_bound")) {
-          bound = rmse;
-        }
-      }
+      ExplainListing plan = ExplainListing.of(c, workload);
+      double chosen = plan.chosenRmse();
+      double identity = plan.rmse("identity");
+      double bound = plan.rmse("lower_bound");
+      String strategy = plan.chosenMechanism();
+      java.util.Map<String, Double> classes = plan.classes();
       System.out.printf("year of hours at rho 0.02: chosen %.2f, identity %.2f, bound %.2f, "
           + "classes %s%n", chosen, identity, bound, classes);
       assertEquals("eigen", strategy, plan.toString());
@@ -183,10 +165,8 @@ class HourlyYearSynopsisTest {
     // the demo domain: hourly bins from 2025-01-01 to 2025-12-31 00:00 (8,737 cells)
     Path demo = policy("0.02", "2025-12-31 00:00");
     try (Connection c = b.connect(demo, 8760)) {
-      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
-          + workload + "'))");
-      assertTrue(plan.stream().anyMatch(r -> r.get(0).equals("eigen") && (Boolean) r.get(1)),
-          plan.toString());
+      ExplainListing plan = ExplainListing.of(c, workload);
+      assertEquals("eigen", plan.chosenMechanism(), plan.toString());
       assertTrue(plan.toString().contains("(8737 queries)"), plan.toString());
     } finally {
       Files.deleteIfExists(demo);
@@ -226,24 +206,12 @@ class HourlyYearSynopsisTest {
     try (Connection c = b.connect(policy, 2880); Connection direct = b.direct()) {
       // EXPLAIN first: the Kronecker Eigen-Design (transform factor) is chosen, within 5 % of the
       // Kronecker singular value bound in RMSE, well below the identity; nothing is charged
-      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('SELECT * "
-          + "FROM TABLE(DPSQL.WORKLOAD(''trips'', ''ALL_RANGES(pickup_at, kind)'', "
-          + "''output=cells''))'))");
-      String strategy = null;
-      double chosen = Double.NaN;
-      double identity = Double.NaN;
-      double bound = Double.NaN;
-      for (List<Object> r : plan) {
-        double rmse = r.get(5) == null ? Double.NaN : ((Number) r.get(5)).doubleValue();
-        if ((Boolean) r.get(1)) {
-          chosen = rmse;
-          strategy = String.valueOf(r.get(0));
-        } else if (r.get(0).equals("identity")) {
-          identity = rmse;
-        } else if (r.get(0).equals("lower_bound")) {
-          bound = rmse;
-        }
-      }
+      ExplainListing plan = ExplainListing.of(c, "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', "
+          + "'ALL_RANGES(pickup_at, kind)', 'output=cells'))");
+      String strategy = plan.chosenMechanism();
+      double chosen = plan.chosenRmse();
+      double identity = plan.rmse("identity");
+      double bound = plan.rmse("lower_bound");
       System.out.printf("hours x kind: chosen %s %.6g, identity %.6g, bound %.6g%n", strategy,
           chosen, identity, bound);
       assertEquals("eigen", strategy, plan.toString());
@@ -269,8 +237,7 @@ class HourlyYearSynopsisTest {
       String q = "SELECT kind, COUNT(*) AS n FROM %s WHERE pickup_at >= TIMESTAMP "
           + "'2025-02-03 05:00:00' AND pickup_at < TIMESTAMP '2025-03-20 17:00:00' GROUP BY kind "
           + "ORDER BY kind";
-      assertEquals(ResultRows.rounded(direct, String.format(q, b.table())),
-          ResultRows.rounded(c, String.format(q, "trips")));
+      b.assertAnsweredAsBackend(c, direct, q);
       assertEquals(1, TestDatabase.measured(c), "the later range by kind is free");
     } finally {
       Files.deleteIfExists(policy);

@@ -57,21 +57,11 @@ class MarginalsOverHoursTest {
     Path policy = policy("0.02");
     try (Connection c = b.connect(policy, 2883)) {
       long started = System.nanoTime();
-      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
-          + WORKLOAD.replace("'", "''") + "'))");
+      ExplainListing plan = ExplainListing.of(c, WORKLOAD);
       double seconds = (System.nanoTime() - started) / 1e9;
-      String strategy = null;
-      double chosen = Double.NaN;
-      double identity = Double.NaN;
-      for (List<Object> r : plan) {
-        double rmse = r.get(5) == null ? Double.NaN : ((Number) r.get(5)).doubleValue();
-        if ((Boolean) r.get(1)) {
-          chosen = rmse;
-          strategy = String.valueOf(r.get(0));
-        } else if (r.get(0).equals("identity")) {
-          identity = rmse;
-        }
-      }
+      String strategy = plan.chosenMechanism();
+      double chosen = plan.chosenRmse();
+      double identity = plan.rmse("identity");
       double sd = 1 / Math.sqrt(2 * 0.02);
       double direct = sd * Math.sqrt(2.0 * (HOURS + 2) / (HOURS + 3));
       System.out.printf("MARGINALS(pickup_at, kind; 1) at rho 0.02: chosen %s %.3f, direct %.3f, "
@@ -124,8 +114,7 @@ class MarginalsOverHoursTest {
           Connection c = b.connect(policy, 2883,
               org.dpsql.session.ReleaseSource.shared(store.releases("ann")));
           Connection direct = b.direct()) {
-        assertEquals(ResultRows.rounded(direct, String.format(week, b.table())),
-            ResultRows.rounded(c, String.format(week, "trips")));
+        b.assertAnsweredAsBackend(c, direct, week);
         assertEquals(0, TestDatabase.session(c).accountant().spent().rho().signum(),
             "answered from the restored synopsis");
       }
@@ -167,16 +156,13 @@ class MarginalsOverHoursTest {
       List<LedgerEntry> ledger = TestDatabase.session(c).accountant().ledger();
       assertEquals("discrete_gaussian", ledger.get(0).mechanism(), ledger.toString());
 
-      String table = b.table();
       for (String q : List.of(
           "SELECT COUNT(*) AS n FROM %s WHERE pickup_at >= TIMESTAMP '2025-02-03 00:00:00' "
               + "AND pickup_at < TIMESTAMP '2025-02-10 00:00:00'",
           "SELECT COUNT(*) AS n FROM %s WHERE kind = 'b'",
           "SELECT CAST(pickup_at AS DATE) AS d, COUNT(*) AS n FROM %s "
               + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d")) {
-        String dp = String.format(q, "trips");
-        assertEquals(ResultRows.rounded(direct, String.format(q, table)), ResultRows.rounded(c, dp),
-            name + ": " + dp);
+        b.assertAnsweredAsBackend(c, direct, q);
       }
       assertEquals(1, TestDatabase.measured(c), "queries in the row space are answered for free");
       assertTrue(TestDatabase.session(c).accountant().ledger().stream()
@@ -184,8 +170,7 @@ class MarginalsOverHoursTest {
       // one hour of one kind is not a combination of the marginals: measured, not guessed
       String cell = "SELECT COUNT(*) AS n FROM %s WHERE kind = 'a' AND pickup_at >= TIMESTAMP "
           + "'2025-03-03 10:00:00' AND pickup_at < TIMESTAMP '2025-03-03 11:00:00'";
-      assertEquals(ResultRows.rounded(direct, String.format(cell, table)),
-          ResultRows.rounded(c, String.format(cell, "trips")));
+      b.assertAnsweredAsBackend(c, direct, cell);
       assertEquals(2, TestDatabase.measured(c), "a cell outside the row space is measured anew");
     } finally {
       Files.deleteIfExists(policy);

@@ -106,6 +106,20 @@ record SeriesBackend(String name, String directUrl, Properties login, String dps
     return truth;
   }
 
+
+  /**
+   * Asserts that dpsql answers {@code q} (a statement with {@code %s} for the table) on {@code
+   * dpsql}, where the table is {@code trips}, as the backend answers it on {@code direct},
+   * rounded to whole units.
+   */
+  void assertAnsweredAsBackend(Connection dpsql, Connection direct, String q)
+      throws SQLException {
+    String dp = String.format(q, "trips");
+    org.junit.jupiter.api.Assertions.assertEquals(
+        ResultRows.rounded(direct, String.format(q, table())), ResultRows.rounded(dpsql, dp),
+        name() + ": " + dp);
+  }
+
   /**
    * Asserts that the {@code PREFIX(pickup_at)} family of {@code trips} on dpsql connection {@code c}
    * returns one row per hour whose (rounded) value is the running total of {@code truth}.

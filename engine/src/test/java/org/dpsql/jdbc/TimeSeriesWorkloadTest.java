@@ -109,7 +109,6 @@ class TimeSeriesWorkloadTest {
       assertEquals(1, TestDatabase.measured(c), "the series is charged once");
 
       // later ranges, series and families over the column: the backend's own answers, free
-      String table = b.table();
       for (String q : List.of(
           "SELECT COUNT(*) AS n FROM %s WHERE pickup_at >= TIMESTAMP '2025-03-03 00:00:00' "
               + "AND pickup_at < TIMESTAMP '2025-03-10 00:00:00'",
@@ -118,9 +117,7 @@ class TimeSeriesWorkloadTest {
           "SELECT COUNT(*) AS n FROM %s WHERE pickup_at < TIMESTAMP '2025-03-20 00:00:00'",
           "SELECT CAST(pickup_at AS DATE) AS d, COUNT(*) AS n FROM %s "
               + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d")) {
-        String dp = String.format(q, "trips");
-        assertEquals(ResultRows.rounded(direct, String.format(q, table)), ResultRows.rounded(c, dp),
-            name + ": " + dp);
+        b.assertAnsweredAsBackend(c, direct, q);
       }
       SeriesBackend.assertPrefixesAreRunningTotals(c, truth);
       assertEquals(1, TestDatabase.measured(c), "every later query was answered from the synopsis");
@@ -160,8 +157,7 @@ class TimeSeriesWorkloadTest {
             + "BETWEEN DATE '2025-03-10' AND DATE '2025-03-16'",
             "SELECT pickup_day, COUNT(*) AS n FROM %s WHERE region IN ('N', 'E') GROUP BY "
             + "pickup_day ORDER BY pickup_day")) {
-          assertEquals(ResultRows.rounded(direct, String.format(q, b.table())),
-              ResultRows.rounded(c, String.format(q, "trips")), q);
+          b.assertAnsweredAsBackend(c, direct, q);
         }
       }
       assertEquals(1, TestDatabase.measured(c));
@@ -181,39 +177,23 @@ class TimeSeriesWorkloadTest {
     SeriesBackend b = SeriesBackend.of(name);
     load(b);
     Path policy = policy();
-    String workload = "SELECT * FROM TABLE(DPSQL.WORKLOAD(''trips'', ''ALL_RANGES(pickup_at)'', "
-        + "''output=cells''))";
+    String workload = "SELECT * FROM TABLE(DPSQL.WORKLOAD('trips', 'ALL_RANGES(pickup_at)', "
+        + "'output=cells'))";
     String week = "SELECT COUNT(*) AS n FROM trips WHERE pickup_at >= TIMESTAMP "
         + "'2025-03-03 00:00:00' AND pickup_at < TIMESTAMP '2025-03-10 00:00:00'";
     try (Connection c = b.connect(policy, 33)) {
-      List<List<Object>> plan = ResultRows.of(c, "SELECT * FROM TABLE(DPSQL.EXPLAIN('"
-          + workload + "'))");
-      double chosen = Double.NaN;
-      double ranges = Double.NaN;
-      double cells = Double.NaN;
-      double prefixes = Double.NaN;
-      for (List<Object> r : plan) {
-        String measure = (String) r.get(6);
-        double rmse = r.get(5) == null ? Double.NaN : ((Number) r.get(5)).doubleValue();
-        if ((Boolean) r.get(1)) {
-          chosen = rmse;
-        } else if (r.get(0).equals("query_class")) {
-          if (measure.contains("ranges of PICKUP_AT")) {
-            ranges = rmse;
-          } else if (measure.contains("single cells")) {
-            cells = rmse;
-          } else if (measure.contains("prefixes of PICKUP_AT")) {
-            prefixes = rmse;
-          }
-        }
-      }
+      ExplainListing plan = ExplainListing.of(c, workload);
+      double chosen = plan.chosenRmse();
+      double ranges = plan.classRmse("ranges of PICKUP_AT");
+      double cells = plan.classRmse("single cells");
+      double prefixes = plan.classRmse("prefixes of PICKUP_AT");
       assertTrue(plan.toString().contains("(277140 queries)"), plan.toString());
       // the class of the family's own queries has the family's error (up to the strategy's
       // rounding to the lattice), single cells and prefixes have errors of their own
       assertEquals(chosen, ranges, 0.02 * chosen, plan.toString());
       assertTrue(cells > 0 && prefixes > 0 && cells < ranges, plan.toString());
       assertEquals(0, TestDatabase.measured(c), "explain spends nothing");
-      ResultRows.of(c, workload.replace("''", "'"));
+      ResultRows.of(c, workload);
       assertEquals(1, TestDatabase.measured(c));
       String later = ResultRows.of(c, "EXPLAIN PLAN FOR " + week).toString();
       assertTrue(later.contains("answered from released synopses: no charge"), later);
@@ -285,8 +265,7 @@ class TimeSeriesWorkloadTest {
       assertEquals("inftda", ledger.get(0).mechanism());
       String daily = "SELECT CAST(pickup_at AS DATE) AS d, COUNT(*) AS n FROM %s "
           + "GROUP BY CAST(pickup_at AS DATE) ORDER BY d";
-      assertEquals(ResultRows.rounded(direct, String.format(daily, b.table())),
-          ResultRows.rounded(c, String.format(daily, "trips")));
+      b.assertAnsweredAsBackend(c, direct, daily);
       assertEquals(1, TestDatabase.measured(c), "the daily series is answered from the tree");
     } finally {
       Files.deleteIfExists(policy);
