@@ -78,21 +78,10 @@ public final class TransformDesignBench {
     mm.strategy().sensitivityL2Squared();
     mm.inference();
     long t2 = System.nanoTime();
-    double[] xd = data(hours * states, 7);
-    long[] x = new long[xd.length];
-    for (int i = 0; i < x.length; i++) {
-      x[i] = (long) xd[i];
-    }
-    org.dpsql.matrix.mechanism.Measurement y = mm.measure(x,
-        org.dpsql.matrix.mechanism.NoiseSpec.zcdp(org.dpsql.mechanism.Rational.ONE),
-        new org.dpsql.mechanism.SecureRandomBits());
-    long t3 = System.nanoTime();
-    org.dpsql.matrix.mechanism.Estimate e = mm.inference().estimate(y);
-    long t4 = System.nanoTime();
+    long[] times = measureAndEstimate(mm, hours * states);
+    long t3 = times[0];
+    long t4 = times[1];
     long c4 = cpu();
-    if (e.cells().length != hours * states) {
-      throw new IllegalStateException("estimate has " + e.cells().length + " cells");
-    }
     double gib = HeapPeak.gib();
     double ratio = mm.strategy().sensitivityL2Squared().doubleValue()
         * mm.inference().traceGramPinv(w) / o.svdb();
@@ -120,21 +109,10 @@ public final class TransformDesignBench {
     mm.strategy().sensitivityL2Squared();
     mm.inference();
     long t2 = System.nanoTime();
-    double[] xd = data(n, 7);
-    long[] x = new long[n];
-    for (int i = 0; i < n; i++) {
-      x[i] = (long) xd[i];
-    }
-    org.dpsql.matrix.mechanism.Measurement y = mm.measure(x,
-        org.dpsql.matrix.mechanism.NoiseSpec.zcdp(org.dpsql.mechanism.Rational.ONE),
-        new org.dpsql.mechanism.SecureRandomBits());
-    long t3 = System.nanoTime();
-    org.dpsql.matrix.mechanism.Estimate e = mm.inference().estimate(y);
-    long t4 = System.nanoTime();
+    long[] times = measureAndEstimate(mm, n);
+    long t3 = times[0];
+    long t4 = times[1];
     long c4 = cpu();
-    if (e.cells().length != n) {
-      throw new IllegalStateException("estimate has " + e.cells().length + " cells");
-    }
     double gib = HeapPeak.gib();
     // the lattice strategy's own error: ‖Â‖₂² tr(WᵀW (ÂᵀÂ)⁻¹) (closed form), over svdb
     double ratio = mm.strategy().sensitivityL2Squared().doubleValue()
@@ -165,21 +143,10 @@ public final class TransformDesignBench {
     mm.strategy().sensitivityL2Squared();
     mm.inference();
     long t2 = System.nanoTime();
-    double[] xd = data(n * n, 7);
-    long[] x = new long[xd.length];
-    for (int i = 0; i < x.length; i++) {
-      x[i] = (long) xd[i];
-    }
-    org.dpsql.matrix.mechanism.Measurement y = mm.measure(x,
-        org.dpsql.matrix.mechanism.NoiseSpec.zcdp(org.dpsql.mechanism.Rational.ONE),
-        new org.dpsql.mechanism.SecureRandomBits());
-    long t3 = System.nanoTime();
-    org.dpsql.matrix.mechanism.Estimate e = mm.inference().estimate(y);
-    long t4 = System.nanoTime();
+    long[] times = measureAndEstimate(mm, n * n);
+    long t3 = times[0];
+    long t4 = times[1];
     long c4 = cpu();
-    if (e.cells().length != n * n) {
-      throw new IllegalStateException("estimate has " + e.cells().length + " cells");
-    }
     double gib = HeapPeak.gib();
     org.dpsql.matrix.Workload w = org.dpsql.matrix.KroneckerWorkload.of(
         new org.dpsql.matrix.AllRangesWorkload(n), new org.dpsql.matrix.AllRangesWorkload(n));
@@ -209,12 +176,7 @@ public final class TransformDesignBench {
         org.dpsql.matrix.mechanism.MatrixMechanism.of(o.strategy());
     mm.inference();
     long t2 = System.nanoTime();
-    double[] xd = data(n * n, 7);
-    long[] x = new long[xd.length];
-    for (int i = 0; i < x.length; i++) {
-      x[i] = (long) xd[i];
-    }
-    org.dpsql.matrix.mechanism.Estimate e = mm.run(x,
+    org.dpsql.matrix.mechanism.Estimate e = mm.run(counts(n * n),
         org.dpsql.matrix.mechanism.NoiseSpec.zcdp(org.dpsql.mechanism.Rational.ONE),
         new org.dpsql.mechanism.SecureRandomBits());
     long t3 = System.nanoTime();
@@ -225,6 +187,35 @@ public final class TransformDesignBench {
     System.out.printf("%-34s %9.3f %9.3f %9.3f %9.3f %12.5f %12.5f  %s%n",
         "2-D 1024x1024, engine (lattice)", sec(t0, t1), sec(t1, t2), sec(t2, t3), HeapPeak.gib(),
         ratio, Math.sqrt(ratio), "apply = round+factorise, invert = measure+estimate");
+  }
+
+  /** The bench's counts of {@code cells} cells ({@link #data} rounded down). */
+  private static long[] counts(int cells) {
+    double[] xd = data(cells, 7);
+    long[] x = new long[xd.length];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = (long) xd[i];
+    }
+    return x;
+  }
+
+  /**
+   * Measures the bench's counts of {@code cells} cells with {@code mm} (exact discrete Gaussian
+   * noise at ρ = 1) and estimates them; the {@link System#nanoTime} after the measurement and
+   * after the estimate.
+   */
+  private static long[] measureAndEstimate(org.dpsql.matrix.mechanism.MatrixMechanism mm,
+      int cells) {
+    org.dpsql.matrix.mechanism.Measurement y = mm.measure(counts(cells),
+        org.dpsql.matrix.mechanism.NoiseSpec.zcdp(org.dpsql.mechanism.Rational.ONE),
+        new org.dpsql.mechanism.SecureRandomBits());
+    long measured = System.nanoTime();
+    org.dpsql.matrix.mechanism.Estimate e = mm.inference().estimate(y);
+    long estimated = System.nanoTime();
+    if (e.cells().length != cells) {
+      throw new IllegalStateException("estimate has " + e.cells().length + " cells");
+    }
+    return new long[] {measured, estimated};
   }
 
   private static void oneDimension(int n, String hdmm) {
