@@ -315,8 +315,10 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     if (answeredBy != null) {
       // answered by the release of its private aggregate, shown as the statement asks
       PreparedQuery release = prepareAnalyzed(sql, answeredBy.release());
-      return new PreparedQuery(sql, st, presentation(st, release).columns(),
-          release.parameters(), null, null, List.of(release));
+      return new PreparedQuery(sql, st, presentation(st, release, null).columns(),
+          st instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
+              : ((AnalyzedStatement.PrivateWorkload) st).parameters(),
+          null, null, List.of(release));
     }
     if (st instanceof AnalyzedStatement.Deferred d) {
       List<ResultColumn> columns = new ArrayList<>();
@@ -331,8 +333,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       for (PreparedQuery part : parts) {
         released.add(part.columns());
       }
-      return new PreparedQuery(sql, st, postProcessor.describe(c.plan(), released), List.of(),
-          null, null, parts);
+      return new PreparedQuery(sql, st, postProcessor.describe(c.plan(), released),
+          c.parameters(), null, null, parts);
     }
     if (st instanceof AnalyzedStatement.ExplainComposite) {
       return new PreparedQuery(sql, st, List.of(ResultColumn.varchar("PLAN", false)), List.of());
@@ -453,7 +455,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       throws SQLException {
     AnalyzedStatement st = q.statement();
     if (parameters.isEmpty() || !(st instanceof AnalyzedStatement.PrivateAggregate
-        || st instanceof AnalyzedStatement.PrivateWorkload)) {
+        || st instanceof AnalyzedStatement.PrivateWorkload
+        || st instanceof AnalyzedStatement.Composite)) {
       return parameters;
     }
     List<Object> out = new ArrayList<>(parameters.size());
@@ -502,16 +505,17 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
    * result from them. Before anything is measured, the parts not yet released must fit the budget
    * together, so a statement is never half paid for want of budget.
    */
-  private ResultTable executeComposite(AnalyzedStatement.Composite c, List<PreparedQuery> parts)
-      throws SQLException {
+  private ResultTable executeComposite(AnalyzedStatement.Composite c, List<PreparedQuery> parts,
+      List<Object> values) throws SQLException {
     if (c.plan().empty()) {
-      return postProcessor.run(c.plan(), List.of(), List.of());
+      return postProcessor.run(c.plan(), List.of(), List.of(), List.of());
     }
     PrivacyCost total = null;
-    for (PreparedQuery part : parts) {
+    for (int i = 0; i < parts.size(); i++) {
+      PreparedQuery part = parts.get(i);
       PrivacyCost cost = chargeOf(part);
       if (cost != null && !releases.isAnswered(
-          answerKey(part.statement().normalizedSql(), List.of()))) {
+          answerKey(part.statement().normalizedSql(), c.releaseValues(i, values)))) {
         total = total == null ? cost : total.plus(cost);
       }
     }
@@ -519,18 +523,19 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       throw new BudgetExceededException(accountant.accounting(), total, accountant.remaining());
     }
     List<ResultTable> released = new ArrayList<>();
-    for (PreparedQuery part : parts) {
-      released.add(executeWithinLimits(part, List.of()));
+    for (int i = 0; i < parts.size(); i++) {
+      released.add(executeWithinLimits(parts.get(i), c.releaseValues(i, values)));
     }
     List<ResultTable> inputs = new ArrayList<>();
-    for (org.dpsql.sql.relational.ReleasePlan.PublicInput p : c.plan().publicInputs()) {
+    for (int i = 0; i < c.plan().publicInputs().size(); i++) {
       try {
-        inputs.add(runOn(backend, p.backendSql(), List.of()));
+        inputs.add(runOn(backend, c.plan().publicInputs().get(i).backendSql(),
+            c.inputValues(i, values)));
       } catch (SQLException e) {
         throw StatementTimeout.isTimeout(e) ? e : SqlStates.publicStatementFailure(e);
       }
     }
-    return postProcessor.run(c.plan(), released, inputs);
+    return postProcessor.run(c.plan(), released, inputs, c.postValues(values));
   }
 
   /** What releasing a prepared private aggregate costs, or null for other statements. */
@@ -662,14 +667,22 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     return null;
   }
 
-  /** How {@code st} shows the rows of its prepared {@code release}. */
-  private static PresentedRelease presentation(AnalyzedStatement st, PreparedQuery release) {
+  /**
+   * How {@code st} shows the rows of its prepared {@code release}; {@code values}: the statement's
+   * bound values (null when describing it), for an offset or limit given by a parameter.
+   */
+  private static PresentedRelease presentation(AnalyzedStatement st, PreparedQuery release,
+      List<Object> values) throws SQLException {
     AnalyzedStatement.Released r = releasedBy(st);
     if (st instanceof AnalyzedStatement.PrivateAggregate p) {
       AggregateQuery shown = p.query();
       AggregateQuery own = ((AnalyzedStatement.PrivateAggregate) r.release()).query();
+      Long offset = r.offsetParameter() < 0 || values == null ? shown.offset()
+          : rowCount(values, r.offsetParameter(), "OFFSET", "2201X");
+      Long fetch = r.fetchParameter() < 0 || values == null ? shown.fetch()
+          : rowCount(values, r.fetchParameter(), "LIMIT/FETCH", "2201W");
       return new PresentedRelease(own.outputs(), release.columns(), own.hint().ci() != null,
-          shown.outputs(), r.pick(), shown.orderBy(), shown.offset(), shown.fetch());
+          shown.outputs(), r.pick(), shown.orderBy(), offset, fetch);
     }
     WorkloadQuery shown = ((AnalyzedStatement.PrivateWorkload) st).query();
     WorkloadQuery own = ((AnalyzedStatement.PrivateWorkload) r.release()).query();
@@ -677,18 +690,44 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         shown.outputs(), r.pick(), shown.orderBy(), null, null);
   }
 
+  /**
+   * The row count a parameter gives an {@code OFFSET} or {@code LIMIT}: a whole number, at least
+   * 0; else {@code state} (SQL's invalid row count in a fetch or offset clause), naming the
+   * parameter. Nothing has been charged when it is refused.
+   */
+  private static Long rowCount(List<Object> values, int index, String clause, String state)
+      throws SQLException {
+    Object v = values.get(index);
+    java.math.BigDecimal n = null;
+    if (v instanceof Number number) {
+      try {
+        n = new java.math.BigDecimal(number.toString());
+      } catch (NumberFormatException e) {
+        n = null;
+      }
+    }
+    if (n == null || n.signum() < 0 || n.stripTrailingZeros().scale() > 0
+        || n.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+      throw new SQLException("parameter " + (index + 1) + " gives the " + clause + " row count "
+          + v + ": bind a whole number of rows, 0 or more", state);
+    }
+    return n.longValueExact();
+  }
+
   private ResultTable executeWithinLimits(PreparedQuery q, List<Object> parameters)
       throws SQLException {
     AnalyzedStatement st = q.statement();
-    if (releasedBy(st) != null) {
+    AnalyzedStatement.Released by = releasedBy(st);
+    if (by != null) {
       PreparedQuery release = q.parts().get(0);
-      return presentation(st, release).answer(executeWithinLimits(release, parameters));
+      PresentedRelease shown = presentation(st, release, parameters); // refuses a bad LIMIT ?
+      return shown.answer(executeWithinLimits(release, by.releaseValues(parameters)));
     }
     if (st instanceof AnalyzedStatement.Deferred d) {
       return executeBound(d, parameters);
     }
     if (st instanceof AnalyzedStatement.Composite c) {
-      return executeComposite(c, q.parts());
+      return executeComposite(c, q.parts(), parameters);
     }
     if (st instanceof AnalyzedStatement.ExplainComposite e) {
       return explainComposite(e.composite());

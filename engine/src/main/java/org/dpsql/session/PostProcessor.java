@@ -48,12 +48,17 @@ final class PostProcessor implements AutoCloseable {
     for (ReleasePlan.PublicInput p : plan.publicInputs()) {
       inputs.add(new ResultTable(columnsOf(p.rowType()), List.of()));
     }
-    return run(plan, tables, inputs).columns();
+    // described on empty tables, its parameters (HAVING ?, LIMIT ?) unbound: prepared only
+    return run(plan, tables, inputs, null).columns();
   }
 
-  /** The statement's result from its released tables and public inputs (in plan order). */
+  /**
+   * The statement's result from its released tables and public inputs (in plan order), with
+   * {@code values} bound to the post-processing statement's parameters (in the order written);
+   * when {@code values} is null, the statement is prepared, not run, and its columns described.
+   */
   synchronized ResultTable run(ReleasePlan plan, List<ResultTable> releases,
-      List<ResultTable> publicInputs) throws SQLException {
+      List<ResultTable> publicInputs, List<Object> values) throws SQLException {
     if (plan.empty()) {
       return new ResultTable(columnsOf(plan.rowType()), List.of());
     }
@@ -66,10 +71,19 @@ final class PostProcessor implements AutoCloseable {
       for (int i = 0; i < publicInputs.size(); i++) {
         load(c, plan.publicInputs().get(i).table(), publicInputs.get(i), created);
       }
-      try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(plan.postSql())) {
-        List<ResultColumn> cols = columnsOf(rs.getMetaData(), plan.rowType());
-        return readable(integral(new ResultTable(cols, DpsqlSession.rows(rs, cols.size())),
-            plan.rowType()));
+      try (PreparedStatement st = c.prepareStatement(plan.postSql())) {
+        if (values == null) {
+          List<ResultColumn> cols = columnsOf(st.getMetaData(), plan.rowType());
+          return readable(integral(new ResultTable(cols, List.of()), plan.rowType()));
+        }
+        for (int i = 0; i < values.size(); i++) {
+          st.setObject(i + 1, values.get(i));
+        }
+        try (ResultSet rs = st.executeQuery()) {
+          List<ResultColumn> cols = columnsOf(rs.getMetaData(), plan.rowType());
+          return readable(integral(new ResultTable(cols, DpsqlSession.rows(rs, cols.size())),
+              plan.rowType()));
+        }
       }
     } catch (SQLException e) {
       throw new SQLException("post-processing of the released rows failed: " + e.getMessage()

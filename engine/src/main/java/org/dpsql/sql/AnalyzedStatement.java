@@ -40,12 +40,35 @@ public sealed interface AnalyzedStatement {
   /**
    * The release that answers a statement ({@link PrivateAggregate} or {@link PrivateWorkload},
    * with its own identity), for each output of the statement the index of the release's output it
-   * shows, and the release's canonical statement as text (what EXPLAIN shows).
+   * shows, and the release's canonical statement as text (what EXPLAIN shows). {@code
+   * parameters}: for each of the release's own parameters, the index of the statement's parameter
+   * bound to it. {@code offsetParameter}, {@code fetchParameter}: the index of the statement's
+   * parameter that gives its {@code OFFSET} or {@code LIMIT}/{@code FETCH} when a parameter gives
+   * it, else -1 (a literal one is in the statement's query).
    */
-  record Released(AnalyzedStatement release, List<Integer> pick, String statement) {
+  record Released(AnalyzedStatement release, List<Integer> pick, String statement,
+      List<Integer> parameters, int offsetParameter, int fetchParameter) {
     public Released {
       pick = List.copyOf(pick);
+      parameters = List.copyOf(parameters);
     }
+
+    /** The values of the release's own parameters, from the statement's {@code values}. */
+    public List<Object> releaseValues(List<Object> values) {
+      return picked(values, parameters);
+    }
+  }
+
+  /** {@code values} at {@code indexes}, in that order (a statement's values for one of its parts). */
+  static List<Object> picked(List<Object> values, List<Integer> indexes) {
+    if (values.isEmpty()) {
+      return values;
+    }
+    List<Object> out = new java.util.ArrayList<>(indexes.size());
+    for (int i : indexes) {
+      out.add(values.get(i));
+    }
+    return java.util.Collections.unmodifiableList(out);
   }
 
   /** {@code SELECT * FROM TABLE(DPSQL.WORKLOAD(...))}: a named family answered jointly. */
@@ -104,10 +127,31 @@ public sealed interface AnalyzedStatement {
    * aggregate is released on its own ({@code releases}, one per {@link
    * org.dpsql.sql.relational.ReleasePlan.Release}, each a {@link PrivateAggregate} or {@link
    * PrivateWorkload}), and {@code plan}'s post-processing statement computes the result from the
-   * released rows and public data.
+   * released rows and public data. Its {@code parameters} are planned once: each value is bound
+   * where its {@code ?} stands, in a release's filter (part of that release's identity), the
+   * post-processing ({@code HAVING ?}, {@code LIMIT ?}: post-processing, free) or a public input.
    */
   record Composite(org.dpsql.sql.relational.ReleasePlan plan, List<AnalyzedStatement> releases,
-      String normalizedSql) implements AnalyzedStatement {}
+      String normalizedSql, List<ParameterInfo> parameters) implements AnalyzedStatement {
+    public Composite {
+      parameters = List.copyOf(parameters);
+    }
+
+    /** The values of release {@code i}'s own parameters, from the statement's {@code values}. */
+    public List<Object> releaseValues(int i, List<Object> values) {
+      return picked(values, plan.releases().get(i).parameters());
+    }
+
+    /** The values of the post-processing statement's parameters, in the order written. */
+    public List<Object> postValues(List<Object> values) {
+      return picked(values, plan.postParameters());
+    }
+
+    /** The values of public input {@code i}'s parameters, in the order written. */
+    public List<Object> inputValues(int i, List<Object> values) {
+      return picked(values, plan.publicInputs().get(i).parameters());
+    }
+  }
 
   /** {@code EXPLAIN PLAN FOR} a {@link Composite} statement: describes it, spends nothing. */
   record ExplainComposite(Composite composite, String normalizedSql) implements AnalyzedStatement {}

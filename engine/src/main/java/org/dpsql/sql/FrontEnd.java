@@ -190,7 +190,8 @@ public final class FrontEnd {
         AnalyzedStatement probe = planned(sql, node, normalized);
         List<AnalyzedStatement.ParameterInfo> params =
             probe instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
-                : probe instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters() : null;
+                : probe instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters()
+                : probe instanceof AnalyzedStatement.Composite c ? c.parameters() : null;
         if (params != null && params.size() == template.parameterCount()) {
           // planned once: its values are bound to the release's filter at each execution
           return probe;
@@ -313,22 +314,54 @@ public final class FrontEnd {
     DpHint share = hint.share(split.chargedReleases(), policy.budget().defaultQuery());
     split = split.withHint(share.sqlText()).withLabels(ResultLabels.labels(node,
         split.rowType().getFieldNames()), planned.rel().getCluster().getTypeFactory());
+    List<AnalyzedStatement.ParameterInfo> parameters = parameterInfos(planned.parameterTypes());
     List<AnalyzedStatement> parts = new ArrayList<>();
     for (org.dpsql.sql.relational.ReleasePlan.Release r : split.releases()) {
-      parts.add(releases.analyze(r, share));
+      parts.add(withParameters(releases.analyze(r, share), r.parameters(), parameters));
     }
-    List<AnalyzedStatement.ParameterInfo> parameters = parameterInfos(planned.parameterTypes());
     AnalyzedStatement single = parts.size() == 1
         ? SingleRelease.of(split, parts.get(0), parameters, normalized)
         : SingleRelease.union(split, parts, hint, parameters, normalized);
     if (single != null) {
       return single;
     }
-    if (!parameters.isEmpty()) {
-      throw new NeedsBinding(); // post-processing with parameters: planned with its values bound
+    split = org.dpsql.sql.relational.PrivacyAnalysis.postProcessed(split);
+    if (!bindsEveryParameter(split, parameters.size())) {
+      throw new NeedsBinding();
     }
-    return new AnalyzedStatement.Composite(
-        org.dpsql.sql.relational.PrivacyAnalysis.postProcessed(split), parts, normalized);
+    return new AnalyzedStatement.Composite(split, parts, normalized, parameters);
+  }
+
+  /**
+   * A release's analysis with its own parameters ({@code own}: the statement's parameter each one
+   * stands for) typed as the statement's are.
+   */
+  private static AnalyzedStatement withParameters(AnalyzedStatement part, List<Integer> own,
+      List<AnalyzedStatement.ParameterInfo> statement) {
+    if (own.isEmpty()) {
+      return part;
+    }
+    List<AnalyzedStatement.ParameterInfo> types = new ArrayList<>();
+    own.forEach(i -> types.add(statement.get(i)));
+    if (part instanceof AnalyzedStatement.PrivateAggregate p) {
+      return new AnalyzedStatement.PrivateAggregate(p.query(), p.normalizedSql(), types);
+    }
+    AnalyzedStatement.PrivateWorkload w = (AnalyzedStatement.PrivateWorkload) part;
+    return new AnalyzedStatement.PrivateWorkload(w.query(), w.normalizedSql(), types);
+  }
+
+  /**
+   * Whether every parameter of the statement stands where a composite statement binds it: in a
+   * release's filter, the post-processing statement or a public input (a parameter the plan lost
+   * would otherwise be silently ignored).
+   */
+  private static boolean bindsEveryParameter(org.dpsql.sql.relational.ReleasePlan split,
+      int count) {
+    java.util.BitSet bound = new java.util.BitSet();
+    split.releases().forEach(r -> r.parameters().forEach(bound::set));
+    split.postParameters().forEach(bound::set);
+    split.publicInputs().forEach(p -> p.parameters().forEach(bound::set));
+    return bound.cardinality() == count;
   }
 
 

@@ -10,6 +10,7 @@ import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlNode;
 import org.dpsql.sql.relational.ReleasePlan;
 
 /**
@@ -23,9 +24,9 @@ import org.dpsql.sql.relational.ReleasePlan;
  * <p>Guarantees: the result has the statement's columns (names from validation, in order) and
  * rows, as the post-processing plan would compute them from the released rows: a projection of
  * input fields is a choice of outputs, a sort by fields with a literal offset and fetch is the
- * release's sort keys and limits. Anything else (arithmetic, filters such as HAVING, joins, a
- * second release, public inputs, a limit given by a parameter) is left to post-processing: {@link
- * #of} returns null.
+ * release's sort keys and limits (a limit or offset may be a parameter, applied as the rows are
+ * shown). Anything else (arithmetic, filters such as HAVING, joins, a second release, public
+ * inputs) is left to post-processing: {@link #of} returns null.
  */
 public final class SingleRelease {
   private SingleRelease() {}
@@ -77,12 +78,17 @@ public final class SingleRelease {
     }
     Long offset = null;
     Long fetch = null;
+    int offsetParameter = -1;
+    int fetchParameter = -1;
     List<SortKey> keys = new ArrayList<>();
     if (sort != null) {
       offset = literal(sort.offset);
       fetch = literal(sort.fetch);
-      if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
-        return null; // a limit bound at execute
+      offsetParameter = parameter(sort.offset);
+      fetchParameter = parameter(sort.fetch);
+      if ((sort.offset != null && offset == null && offsetParameter < 0)
+          || (sort.fetch != null && fetch == null && fetchParameter < 0)) {
+        return null; // an expression: post-processing
       }
       for (RelFieldCollation c : sort.getCollation().getFieldCollations()) {
         keys.add(new SortKey(c.getFieldIndex(), c.getDirection().isDescending()));
@@ -93,21 +99,18 @@ public final class SingleRelease {
     for (int i : pick) {
       picks.add(i);
     }
-    // the release takes the statement's parameters (its filter keeps them, at their indexes)
-    AnalyzedStatement release = part instanceof AnalyzedStatement.PrivateAggregate p
-        ? new AnalyzedStatement.PrivateAggregate(p.query(), p.normalizedSql(), parameters)
-        : part instanceof AnalyzedStatement.PrivateWorkload w
-            ? new AnalyzedStatement.PrivateWorkload(w.query(), w.normalizedSql(), parameters)
-            : part;
-    AnalyzedStatement.Released released = new AnalyzedStatement.Released(release, picks,
-        split.releases().get(0).statementText());
+    // the release has its own parameters, bound to the statement's values at their indexes
+    AnalyzedStatement.Released released = new AnalyzedStatement.Released(part, picks,
+        split.releases().get(0).statementText(), split.releases().get(0).parameters(),
+        offsetParameter, fetchParameter);
     if (part instanceof AnalyzedStatement.PrivateAggregate p) {
       AggregateQuery q = p.query();
       return new AnalyzedStatement.PrivateAggregate(new AggregateQuery(q.table(), q.groupBy(),
           picked(q.outputs(), pick, labels), q.where(), q.hint(), keys, offset, fetch, q.joins()),
           normalizedSql, parameters, released);
     }
-    if (part instanceof AnalyzedStatement.PrivateWorkload w && offset == null && fetch == null) {
+    if (part instanceof AnalyzedStatement.PrivateWorkload w
+        && (sort == null || sort.offset == null && sort.fetch == null)) {
       WorkloadQuery q = w.query();
       List<AggregateQuery> parts = new ArrayList<>();
       for (AggregateQuery a : q.parts()) {
@@ -179,8 +182,12 @@ public final class SingleRelease {
         return null;
       }
       table = q.table();
+      SqlNode where = statementParameters(q.where(), split.releases().get(r).parameters());
+      if (where == null && q.where() != null) {
+        return null;
+      }
       branches.add(new AggregateQuery(q.table(), q.groupBy(), picked(q.outputs(), pick, labels),
-          q.where(), hint, List.of(), null, null, q.joins()));
+          where, hint, List.of(), null, null, q.joins()));
     }
     List<SortKey> keys = new ArrayList<>();
     if (sort != null) {
@@ -190,6 +197,27 @@ public final class SingleRelease {
     }
     return new AnalyzedStatement.PrivateWorkload(new WorkloadQuery(WorkloadQuery.Shape.UNION_ALL,
         table, branches, hint, keys), normalizedSql, parameters);
+  }
+
+  /**
+   * A release's filter with its own parameters ({@code own}: the statement's parameter each one
+   * stands for) written as the statement's, so that the branches of one workload bind the
+   * statement's values; null when the filter does not hold all of the release's parameters.
+   */
+  private static SqlNode statementParameters(SqlNode where, List<Integer> own) {
+    if (where == null || own.isEmpty()) {
+      return where;
+    }
+    int[] seen = {0};
+    SqlNode out = where.accept(new org.apache.calcite.sql.util.SqlShuttle() {
+      @Override
+      public SqlNode visit(org.apache.calcite.sql.SqlDynamicParam param) {
+        seen[0]++;
+        return new org.apache.calcite.sql.SqlDynamicParam(own.get(param.getIndex()),
+            param.getParserPosition());
+      }
+    });
+    return seen[0] == own.size() ? out : null;
   }
 
   /**
@@ -243,6 +271,11 @@ public final class SingleRelease {
       out.add(new OutputItem(labels.get(i), o.column(), o.aggregate(), o.fraction()));
     }
     return out;
+  }
+
+  /** The index of the statement's parameter that gives an offset or fetch, else -1. */
+  private static int parameter(RexNode n) {
+    return n instanceof org.apache.calcite.rex.RexDynamicParam p ? p.getIndex() : -1;
   }
 
   /** A literal offset or fetch, null when absent or not a literal. */

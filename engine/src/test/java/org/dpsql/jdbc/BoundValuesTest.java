@@ -1,6 +1,7 @@
 package org.dpsql.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -129,8 +130,9 @@ class BoundValuesTest {
    * A statement whose parameters stand in its release's filter is planned once at prepare: each
    * execution with new values binds them to the measurement (no parse, no plan), answers what the
    * backend answers with those values, and is a release of its own (charged), while the same
-   * values again are free. A statement with a parameter in its post-processing (HAVING) is
-   * planned once per new set of values.
+   * values again are free. So is a statement with parameters in its post-processing (HAVING,
+   * LIMIT, a filter over released rows): new values there re-run the post-processing of the same
+   * releases, planned nothing and charged nothing.
    */
   @Test
   void reboundValuesAreNotPlannedAgain() throws SQLException {
@@ -161,15 +163,71 @@ class BoundValuesTest {
       assertEquals(five, spent(c), "nothing charged for a refused value");
       assertEquals(planned, analyzer.plannedStatements());
     }
+    String[] postProcessed = {
+        "SELECT REGION, COUNT(*) AS N FROM TRIPS GROUP BY REGION HAVING COUNT(*) > ? "
+            + "ORDER BY REGION",
+        "SELECT REGION, COUNT(*) AS N FROM TRIPS WHERE AGE > ? GROUP BY REGION "
+            + "ORDER BY N DESC LIMIT ?",
+        "SELECT REGION, COUNT(*) AS N FROM TRIPS WHERE AGE > ? GROUP BY REGION "
+            + "HAVING COUNT(*) > ? ORDER BY REGION LIMIT ?",
+        "WITH T AS (SELECT REGION, SUM(FARE) AS S FROM TRIPS WHERE FARE > ? GROUP BY REGION) "
+            + "SELECT COUNT(*) FROM T WHERE S > ?"};
+    Object[][] first = {{10}, {30, 2}, {30, 5, 2}, {10, 100}};
+    Object[][] second = {{20}, {30, 1}, {30, 6, 1}, {10, 200}};
+    String[] literal = {
+        "SELECT REGION, COUNT(*) FROM TRIPS GROUP BY REGION HAVING COUNT(*) > 20 "
+            + "ORDER BY REGION",
+        "SELECT REGION, COUNT(*) FROM TRIPS WHERE AGE > 30 GROUP BY REGION "
+            + "ORDER BY COUNT(*) DESC LIMIT 1",
+        "SELECT REGION, COUNT(*) FROM TRIPS WHERE AGE > 30 GROUP BY REGION "
+            + "HAVING COUNT(*) > 6 ORDER BY REGION LIMIT 1",
+        "WITH T AS (SELECT REGION, SUM(FARE) AS S FROM TRIPS WHERE FARE > 10 GROUP BY REGION) "
+            + "SELECT COUNT(*) FROM T WHERE S > 200"};
+    for (int k = 0; k < postProcessed.length; k++) {
+      try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(postProcessed[k])) {
+        var analyzer = TestDatabase.session(c).analyzer();
+        long planned = analyzer.plannedStatements();
+        for (int i = 0; i < first[k].length; i++) {
+          ps.setObject(i + 1, first[k][i]);
+        }
+        rows(ps);
+        PrivacyCost once = spent(c);
+        assertFalse(once.isZero(), postProcessed[k]);
+        for (int i = 0; i < second[k].length; i++) {
+          ps.setObject(i + 1, second[k][i]);
+        }
+        List<List<Object>> again = rows(ps);
+        assertEquals(planned, analyzer.plannedStatements(), "planned at prepare only: "
+            + postProcessed[k]);
+        assertEquals(once, spent(c), "new post-processing values are free: " + postProcessed[k]);
+        assertEquals(ResultRows.rounded(ResultRows.of(direct, literal[k])),
+            ResultRows.rounded(again), postProcessed[k]);
+      }
+    }
+  }
+
+  /**
+   * A row count given by a parameter must be a whole number, 0 or more: SQL's invalid row count
+   * states, naming the parameter, nothing charged.
+   */
+  @Test
+  void aBadRowCountIsRefusedBeforeAnythingIsCharged() throws SQLException {
     try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(
-        "SELECT REGION, COUNT(*) AS N FROM TRIPS GROUP BY REGION HAVING COUNT(*) > ?")) {
-      var analyzer = TestDatabase.session(c).analyzer();
-      long planned = analyzer.plannedStatements();
-      ps.setInt(1, 10);
-      rows(ps);
-      ps.setInt(1, 20);
-      rows(ps);
-      assertEquals(planned + 2, analyzer.plannedStatements(), "planned once per new value");
+        "SELECT REGION, COUNT(*) AS N FROM TRIPS GROUP BY REGION ORDER BY N DESC "
+            + "LIMIT ? OFFSET ?")) {
+      ps.setInt(1, -1);
+      ps.setInt(2, 0);
+      SQLException fetch = assertThrows(SQLException.class, () -> rows(ps));
+      assertEquals("2201W", fetch.getSQLState(), fetch.getMessage());
+      assertTrue(fetch.getMessage().contains("parameter 1"), fetch.getMessage());
+      ps.setInt(1, 2);
+      ps.setInt(2, -3);
+      SQLException offset = assertThrows(SQLException.class, () -> rows(ps));
+      assertEquals("2201X", offset.getSQLState(), offset.getMessage());
+      assertTrue(offset.getMessage().contains("parameter 2"), offset.getMessage());
+      assertTrue(spent(c).isZero(), spent(c).toString());
+      ps.setInt(2, 1);
+      assertEquals(2, rows(ps).size());
     }
   }
 

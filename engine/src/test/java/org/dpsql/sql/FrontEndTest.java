@@ -105,17 +105,30 @@ class FrontEndTest {
     AnalyzedStatement rollup = frontEnd.analyze("SELECT G, A, SUM(V) FROM T GROUP BY ROLLUP(G, A)");
     assertEquals(WorkloadQuery.Shape.GROUPING_SETS,
         ((AnalyzedStatement.PrivateWorkload) rollup).query().shape());
-    // parameters in a release's filter are kept; elsewhere the statement waits for its values
+    // parameters are kept where they stand: in a release's filter (the release's own, numbered
+    // from 0), its limit, or the post-processing; a derived column waits for its values
     AnalyzedStatement bound = frontEnd.analyze("SELECT G, COUNT(*) FROM T WHERE A > ? GROUP BY G");
     assertEquals(1, ((AnalyzedStatement.PrivateAggregate) bound).parameters().size());
+    AnalyzedStatement.PrivateAggregate limited = (AnalyzedStatement.PrivateAggregate)
+        frontEnd.analyze("SELECT G, COUNT(*) FROM T WHERE V < ? GROUP BY G LIMIT ?");
+    assertEquals(2, limited.parameters().size());
+    assertEquals(List.of(0), limited.released().parameters(), "the release binds parameter 1");
+    assertEquals(1, limited.released().fetchParameter(), "the limit is parameter 2");
+    AnalyzedStatement.Composite having = (AnalyzedStatement.Composite) frontEnd.analyze(
+        "SELECT G, COUNT(*) FROM T WHERE A > ? GROUP BY G HAVING COUNT(*) > ? AND G <> ?");
+    assertEquals(List.of(0), having.plan().releases().get(0).parameters());
+    assertEquals(List.of(1, 2), having.plan().postParameters());
+    assertEquals(List.of(7), having.releaseValues(0, List.of(7, 8, "x")));
     assertInstanceOf(AnalyzedStatement.Deferred.class,
-        frontEnd.analyze("SELECT G, COUNT(*) FROM T GROUP BY G LIMIT ?"));
+        frontEnd.analyze("SELECT CASE WHEN A < ? THEN 'a' ELSE 'b' END, COUNT(*) FROM T "
+            + "GROUP BY 1"));
   }
 
   @Test
   void aStatementIsPlannedOnce() throws SQLException {
     for (String sql : List.of("SELECT COUNT(*) FROM T", "SELECT G, COUNT(*) AS n FROM T GROUP "
-        + "BY G HAVING COUNT(*) > 2 ORDER BY n", "SELECT COUNT(*) FROM T WHERE A = ?")) {
+        + "BY G HAVING COUNT(*) > 2 ORDER BY n", "SELECT COUNT(*) FROM T WHERE A = ?",
+        "SELECT G, COUNT(*) AS n FROM T WHERE A = ? GROUP BY G HAVING COUNT(*) > ? LIMIT ?")) {
       long before = frontEnd.plannedStatements();
       frontEnd.analyze(sql);
       assertEquals(before + 1, frontEnd.plannedStatements(), sql);

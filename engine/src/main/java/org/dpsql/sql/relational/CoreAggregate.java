@@ -76,20 +76,45 @@ public final class CoreAggregate {
    * plain column) and its computed arguments. {@code listsDomain}: it has no aggregate call and
    * every group key is (a function of) a column with a declared domain, so its answer is that
    * domain, free (see {@code org.dpsql.release.DomainListing}).
+   *
+   * <p>{@code parameters}: the canonical statement has parameters of its own, one per {@code ?}
+   * it contains, numbered 0, 1, ... in the order the tree is visited (select list, relation,
+   * filter, grouping); {@code parameters.get(k)} is the index of the statement's parameter that
+   * its k-th stands for. Its text and the values bound to its own parameters identify the
+   * release, so values the statement uses elsewhere (HAVING, LIMIT, another release) do not.
    */
   public record Canonical(List<SqlNode> select, SqlNode from, SqlNode where,
       SqlNodeList group, List<Derived> derived, List<Computed> computed, boolean listsDomain,
-      ReleasePlan.Text body) {
+      List<Integer> parameters, ReleasePlan.Text body) {
     public Canonical {
       select = List.copyOf(select);
       derived = List.copyOf(derived);
       computed = List.copyOf(computed);
+      parameters = List.copyOf(parameters);
     }
 
-    Canonical(List<SqlNode> select, SqlNode from, SqlNode where, SqlNodeList group,
-        List<Derived> derived, List<Computed> computed, boolean listsDomain) {
-      this(select, from, where, group, derived, computed, listsDomain, new ReleasePlan.Text(
-          () -> written(select, from, where, group)));
+    /**
+     * The canonical statement of these parts, whose {@code ?} stand for the statement's
+     * parameters (at the statement's indexes): numbered as its own (see {@link #parameters}).
+     */
+    static Canonical numbered(List<SqlNode> select, SqlNode from, SqlNode where,
+        SqlNodeList group, List<Derived> derived, List<Computed> computed, boolean listsDomain) {
+      List<Integer> statementIndexes = new ArrayList<>();
+      org.apache.calcite.sql.util.SqlShuttle own = new org.apache.calcite.sql.util.SqlShuttle() {
+        @Override
+        public SqlNode visit(org.apache.calcite.sql.SqlDynamicParam param) {
+          statementIndexes.add(param.getIndex());
+          return new org.apache.calcite.sql.SqlDynamicParam(statementIndexes.size() - 1,
+              param.getParserPosition());
+        }
+      };
+      List<SqlNode> items = new ArrayList<>();
+      select.forEach(n -> items.add(n.accept(own)));
+      SqlNode relation = from.accept(own);
+      SqlNode filter = where == null ? null : where.accept(own);
+      SqlNodeList grouping = group == null ? null : (SqlNodeList) group.accept(own);
+      return new Canonical(items, relation, filter, grouping, derived, computed, listsDomain,
+          statementIndexes, ReleasePlan.Text.of(() -> written(items, relation, filter, grouping)));
     }
 
     /** The statement as text, without a hint. */
@@ -331,7 +356,7 @@ public final class CoreAggregate {
     }
     List<SqlNode> items = new ArrayList<>();
     select.forEach(n -> items.add(input.qualify(n)));
-    return new Canonical(items, input.from(), whereNode,
+    return Canonical.numbered(items, input.from(), whereNode,
         group == null ? null : (SqlNodeList) input.qualify(group), derived, computed,
         listsDomain);
   }

@@ -107,7 +107,7 @@ public final class PrivacyAnalysis {
     if (isEmpty(plan)) {
       RelNode empty = plan;
       return new ReleasePlan(List.of(), List.of(), null, plan.getRowType(),
-          new ReleasePlan.Text(() -> RelOptUtil.toString(empty)), true, null);
+          ReleasePlan.Text.of(() -> RelOptUtil.toString(empty)), true, null);
     }
     List<Aggregate> aggregates = new ArrayList<>();
     collectPrivateAggregates(plan, aggregates);
@@ -132,13 +132,12 @@ public final class PrivacyAnalysis {
     }
     List<ReleasePlan.PublicInput> inputs = new ArrayList<>();
     RelNode post = unpadded(replace(plan, releases, inputs));
-    ReleasePlan.Text postSql = new ReleasePlan.Text(() -> new RelToSqlConverter(
-        H2SqlDialect.DEFAULT).visitRoot(post).asStatement().toSqlString(H2SqlDialect.DEFAULT)
-        .getSql());
+    ReleasePlan.Text postSql = ReleasePlan.Text.statement(() -> new RelToSqlConverter(
+        H2SqlDialect.DEFAULT).visitRoot(post).asStatement().toSqlString(H2SqlDialect.DEFAULT));
     List<ReleasePlan.Release> ordered = new ArrayList<>();
     aggregates.forEach(a -> ordered.add(releases.get(a)));
     return new ReleasePlan(ordered, inputs, postSql, plan.getRowType(),
-        new ReleasePlan.Text(() -> RelOptUtil.toString(post)), false, post);
+        ReleasePlan.Text.of(() -> RelOptUtil.toString(post)), false, post);
   }
 
   /**
@@ -274,8 +273,10 @@ public final class PrivacyAnalysis {
     if (!containsPrivate(node) && readsTables(node)) {
       String name = "P" + inputs.size();
       RelToSqlConverter toBackend = new RelToSqlConverter(backendDialect);
-      String sql = toBackend.visitRoot(node).asStatement().toSqlString(backendDialect).getSql();
-      inputs.add(new ReleasePlan.PublicInput(name, sql, node.getRowType()));
+      org.apache.calcite.sql.util.SqlString sql = toBackend.visitRoot(node).asStatement()
+          .toSqlString(backendDialect);
+      inputs.add(new ReleasePlan.PublicInput(name, sql.getSql(), node.getRowType(),
+          sql.getDynamicParameters() == null ? List.of() : sql.getDynamicParameters()));
       return table(node, name);
     }
     List<RelNode> newInputs = new ArrayList<>();

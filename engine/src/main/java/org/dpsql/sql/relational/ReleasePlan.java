@@ -43,17 +43,48 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
     return planText.get();
   }
 
-  /** A text written once, on first use (thread-safe; writing it twice is harmless). */
-  public static final class Text {
-    private final java.util.function.Supplier<String> writer;
-    private volatile String text;
+  /**
+   * The statement's parameters that the post-processing statement binds, one per {@code ?} it
+   * contains in the order written: the indexes of the statement's parameters (empty when none).
+   */
+  public List<Integer> postParameters() {
+    return postSqlText == null ? List.of() : postSqlText.parameters();
+  }
 
-    Text(java.util.function.Supplier<String> writer) {
+  /**
+   * A text written once, on first use (thread-safe; writing it twice is harmless), with the
+   * statement indexes of the parameters ({@code ?}) it contains, in the order written.
+   */
+  public static final class Text {
+    private final java.util.function.Supplier<org.apache.calcite.sql.util.SqlString> writer;
+    private volatile org.apache.calcite.sql.util.SqlString text;
+
+    private Text(java.util.function.Supplier<org.apache.calcite.sql.util.SqlString> writer) {
       this.writer = writer;
     }
 
+    /** A text without parameters, written by {@code writer}. */
+    static Text of(java.util.function.Supplier<String> writer) {
+      return new Text(() -> new org.apache.calcite.sql.util.SqlString(
+          org.apache.calcite.sql.dialect.AnsiSqlDialect.DEFAULT, writer.get()));
+    }
+
+    /** A statement written by {@code writer}, whose parameters it records. */
+    static Text statement(java.util.function.Supplier<org.apache.calcite.sql.util.SqlString> writer) {
+      return new Text(writer);
+    }
+
     String get() {
-      String t = text;
+      return written().getSql();
+    }
+
+    List<Integer> parameters() {
+      List<Integer> p = written().getDynamicParameters();
+      return p == null ? List.of() : p;
+    }
+
+    private org.apache.calcite.sql.util.SqlString written() {
+      org.apache.calcite.sql.util.SqlString t = text;
       if (t == null) {
         t = writer.get();
         text = t;
@@ -96,6 +127,14 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
    * (its share of the statement's budget, empty until the front end sets it).
    */
   public record Release(String table, CoreAggregate.Canonical core, String hint) {
+    /**
+     * For each parameter of the canonical statement (its own, numbered from 0), the index of the
+     * statement's parameter it stands for.
+     */
+    public List<Integer> parameters() {
+      return core.parameters();
+    }
+
     public List<CoreAggregate.Derived> derived() {
       return core.derived();
     }
@@ -135,6 +174,14 @@ public record ReleasePlan(List<Release> releases, List<PublicInput> publicInputs
     }
   }
 
-  /** One public part, read from the backend with {@code backendSql} into table {@code table}. */
-  public record PublicInput(String table, String backendSql, RelDataType rowType) {}
+  /**
+   * One public part, read from the backend with {@code backendSql} into table {@code table};
+   * {@code parameters}: the statement index of each of its {@code ?}, in the order written.
+   */
+  public record PublicInput(String table, String backendSql, RelDataType rowType,
+      List<Integer> parameters) {
+    public PublicInput {
+      parameters = List.copyOf(parameters);
+    }
+  }
 }
