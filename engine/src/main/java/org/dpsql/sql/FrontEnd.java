@@ -135,7 +135,7 @@ public final class FrontEnd {
               List.of(new AnalyzedStatement.ColumnInfo("PLAN", java.sql.Types.VARCHAR,
                   "VARCHAR")), normalized);
         }
-        AnalyzedStatement planned = planned(sql, inner, normalized);
+        AnalyzedStatement planned = planned(inner, normalized);
         if (planned instanceof AnalyzedStatement.PrivateAggregate p) {
           return new AnalyzedStatement.Explain(p.query(), normalized,
               p.released() == null ? null : p.released().statement());
@@ -174,7 +174,7 @@ public final class FrontEnd {
     if (template.bindsAtExecute()) {
       return deferred(sql, template, node, normalized, t);
     }
-    return planned(sql, node, normalized);
+    return planned(node, normalized);
   }
 
   /**
@@ -187,7 +187,7 @@ public final class FrontEnd {
       String normalized, StatementTables t) throws SQLException {
     if (!template.readsClock()) {
       try {
-        AnalyzedStatement probe = planned(sql, node, normalized);
+        AnalyzedStatement probe = planned(node, normalized);
         List<AnalyzedStatement.ParameterInfo> params =
             probe instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
                 : probe instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters()
@@ -263,27 +263,27 @@ public final class FrontEnd {
    * A statement over private tables, on the one path every such statement takes: validated and
    * converted to relational algebra once ({@link org.dpsql.sql.relational.RelationalPlanner}),
    * split at its private aggregates ({@link org.dpsql.sql.relational.PrivacyAnalysis}), each
-   * aggregate's canonical statement checked against the policy once ({@link
-   * #analyzeCanonical}). A statement that only picks, names and orders the columns of its one
-   * release is that release ({@link SingleRelease}); any other is a {@link
-   * AnalyzedStatement.Composite} whose post-processing runs over the released rows. Dynamic
-   * parameters are kept in a release's filter; a statement with parameters elsewhere (HAVING,
-   * LIMIT, a derived column) is planned once its values are bound ({@link NeedsBinding}).
+   * aggregate's canonical statement checked against the policy once ({@link ReleaseAnalysis}). A
+   * statement that only picks, names and orders the columns of its one release is that release
+   * ({@link SingleRelease}); any other is a {@link AnalyzedStatement.Composite} whose
+   * post-processing runs over the released rows. Dynamic parameters are kept where they stand (a
+   * release's filter, its limit, the post-processing, a public input); a statement with a
+   * parameter in a derived column (a time bound, a CASE, an aggregated expression) is planned
+   * once its values are bound ({@link NeedsBinding}).
    */
-  private AnalyzedStatement planned(String sql, SqlNode node, String normalized)
-      throws SQLException {
+  private AnalyzedStatement planned(SqlNode node, String normalized) throws SQLException {
+    planned.incrementAndGet();
+    DpHint hint = statementHint(node);
+    org.dpsql.sql.relational.RelationalPlanner.Planned plan = relationalPlanner.plan(node);
     try {
-      return planned(node, normalized, false);
+      return released(plan.rel(), plan, hint, node, normalized);
     } catch (ReleaseAnalysis.LookupJoinRefusal e) {
       // the public table cannot be read as a function of the join key (a key that is not
       // unique, a public column aggregated, a table joined twice): the join is applied to the
-      // released rows of the private table grouped by the key instead, if that reads it
-      SqlNode fresh = parse(sql);
-      if (fresh instanceof SqlExplain x) {
-        fresh = x.getExplicandum();
-      }
+      // released rows of the private table grouped by the key instead, if that reads it (the
+      // statement converted once, normalised that other way)
       try {
-        return planned(fresh, normalized, true);
+        return released(plan.splittingLookupJoins().get(), plan, hint, node, normalized);
       } catch (SQLException other) {
         throw e.refusal(); // the reason the lookup was refused says best what to change
       }
@@ -302,18 +302,16 @@ public final class FrontEnd {
   private final java.util.concurrent.atomic.AtomicLong planned =
       new java.util.concurrent.atomic.AtomicLong();
 
-  private AnalyzedStatement planned(SqlNode node, String normalized, boolean splitLookupJoins)
-      throws SQLException {
-    planned.incrementAndGet();
-    DpHint hint = statementHint(node);
-    org.dpsql.sql.relational.RelationalPlanner.Planned planned =
-        relationalPlanner.plan(node, splitLookupJoins);
-    org.dpsql.sql.relational.ReleasePlan split = privacyAnalysis.split(planned.rel());
+  /** The statement planned as {@code rel}: split at its private aggregates, each analysed. */
+  private AnalyzedStatement released(org.apache.calcite.rel.RelNode rel,
+      org.dpsql.sql.relational.RelationalPlanner.Planned planned, DpHint hint, SqlNode node,
+      String normalized) throws SQLException {
+    org.dpsql.sql.relational.ReleasePlan split = privacyAnalysis.split(rel);
     // the statement's budget (its hint, or the policy's default_query) split equally among its
     // private aggregates, so that a statement costs the same whatever their number
     DpHint share = hint.share(split.chargedReleases(), policy.budget().defaultQuery());
     split = split.withHint(share.sqlText()).withLabels(ResultLabels.labels(node,
-        split.rowType().getFieldNames()), planned.rel().getCluster().getTypeFactory());
+        split.rowType().getFieldNames()), rel.getCluster().getTypeFactory());
     List<AnalyzedStatement.ParameterInfo> parameters = parameterInfos(planned.parameterTypes());
     List<AnalyzedStatement> parts = new ArrayList<>();
     for (org.dpsql.sql.relational.ReleasePlan.Release r : split.releases()) {

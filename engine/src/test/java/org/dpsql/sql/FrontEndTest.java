@@ -102,6 +102,9 @@ class FrontEndTest {
         + "T.G = R.CODE GROUP BY R.ZONE");
     WorkloadQuery l = ((AnalyzedStatement.PrivateWorkload) lookup).query();
     assertEquals(1, l.parts().get(0).joins().size(), "measured over G's cells, zones looked up");
+    assertInstanceOf(AnalyzedStatement.Composite.class, frontEnd.analyze("SELECT R.ZONE, "
+        + "COUNT(R.ZONE) FROM T JOIN R ON T.G = R.CODE GROUP BY R.ZONE"),
+        "a public column counted: the join applied to the released counts per G");
     AnalyzedStatement rollup = frontEnd.analyze("SELECT G, A, SUM(V) FROM T GROUP BY ROLLUP(G, A)");
     assertEquals(WorkloadQuery.Shape.GROUPING_SETS,
         ((AnalyzedStatement.PrivateWorkload) rollup).query().shape());
@@ -128,7 +131,10 @@ class FrontEndTest {
   void aStatementIsPlannedOnce() throws SQLException {
     for (String sql : List.of("SELECT COUNT(*) FROM T", "SELECT G, COUNT(*) AS n FROM T GROUP "
         + "BY G HAVING COUNT(*) > 2 ORDER BY n", "SELECT COUNT(*) FROM T WHERE A = ?",
-        "SELECT G, COUNT(*) AS n FROM T WHERE A = ? GROUP BY G HAVING COUNT(*) > ? LIMIT ?")) {
+        "SELECT G, COUNT(*) AS n FROM T WHERE A = ? GROUP BY G HAVING COUNT(*) > ? LIMIT ?",
+        // the lookup of R's column cannot be answered over G's cells (a public column counted):
+        // the same converted plan, normalised with the join split, answers it
+        "SELECT R.ZONE, COUNT(R.ZONE) FROM T JOIN R ON T.G = R.CODE GROUP BY R.ZONE")) {
       long before = frontEnd.plannedStatements();
       frontEnd.analyze(sql);
       assertEquals(before + 1, frontEnd.plannedStatements(), sql);

@@ -217,9 +217,15 @@ public final class RelationalPlanner {
 
   /**
    * A statement's plan and the types of its dynamic parameters (in order; null where validation
-   * inferred none), which the plan keeps as {@link org.apache.calcite.rex.RexDynamicParam}s.
+   * inferred none), which the plan keeps as {@link org.apache.calcite.rex.RexDynamicParam}s. A
+   * private aggregate over a join of its table with public lookup tables stays over the join in
+   * {@code rel} ({@link PublicJoinInput}: measured over the join key's cells); {@code
+   * splittingLookupJoins} normalises the same converted statement with such joins split like any
+   * join (aggregated per join key below it, the join applied to released rows), for when the
+   * lookup cannot be answered over the key's cells.
    */
-  public record Planned(RelNode rel, List<org.apache.calcite.rel.type.RelDataType> parameterTypes) {
+  public record Planned(RelNode rel, List<org.apache.calcite.rel.type.RelDataType> parameterTypes,
+      java.util.function.Supplier<RelNode> splittingLookupJoins) {
     public Planned {
       parameterTypes = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(
           parameterTypes));
@@ -227,12 +233,10 @@ public final class RelationalPlanner {
   }
 
   /**
-   * The validated, converted and normalised plan of a query (which it may rewrite). A private
-   * aggregate over a join of its table with public lookup tables stays over the join ({@link
-   * PublicJoinInput}: measured over the join key's cells) unless {@code splitLookupJoins}, when it
-   * is split like any join: aggregated per join key below it, the join applied to released rows.
+   * The validated, converted and normalised plan of a query (which it may rewrite), validated and
+   * converted once (see {@link Planned} for its two normalisations).
    */
-  public Planned plan(SqlNode query, boolean splitLookupJoins) throws SQLException {
+  public Planned plan(SqlNode query) throws SQLException {
     Validated v = validate(query);
     SqlValidator validator = v.validator();
     SqlNode validated = v.node();
@@ -252,9 +256,15 @@ public final class RelationalPlanner {
     } catch (RuntimeException e) {
       throw new SQLException("cannot plan this statement: " + e.getMessage(), "42000", e);
     }
-    HepPlanner hep = new HepPlanner(splitLookupJoins ? normaliseSplittingJoins : normalise);
-    hep.setRoot(root.project());
-    return new Planned(hep.findBestExp(), parameterTypes(v));
+    RelNode converted = root.project();
+    return new Planned(normalised(converted, normalise), parameterTypes(v),
+        () -> normalised(converted, normaliseSplittingJoins));
+  }
+
+  private static RelNode normalised(RelNode converted, HepProgram program) {
+    HepPlanner hep = new HepPlanner(program);
+    hep.setRoot(converted);
+    return hep.findBestExp();
   }
 
   /** The text after {@code prefix} in {@code msg} up to the next quote, or null. */
