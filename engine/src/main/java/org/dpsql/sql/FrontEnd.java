@@ -135,7 +135,11 @@ public final class FrontEnd {
               List.of(new AnalyzedStatement.ColumnInfo("PLAN", java.sql.Types.VARCHAR,
                   "VARCHAR")), normalized);
         }
-        AnalyzedStatement planned = planned(inner, normalized);
+        AnalyzedStatement planned = planned(sql, inner, normalized);
+        if (planned instanceof AnalyzedStatement.PassThrough) {
+          throw SqlStates.notSupported("EXPLAIN PLAN FOR is for queries over private tables; "
+              + "this one reads public tables only: run it directly");
+        }
         if (planned instanceof AnalyzedStatement.PrivateAggregate p) {
           return new AnalyzedStatement.Explain(p.query(), normalized,
               p.released() == null ? null : p.released().statement());
@@ -167,14 +171,13 @@ public final class FrontEnd {
       return new AnalyzedStatement.SystemQuery(sql, normalized);
     }
     if (t.privateTables.isEmpty()) {
-      checkStandardFunctions(node);
-      return new AnalyzedStatement.PassThrough(node.toSqlString(backendDialect).getSql(), normalized);
+      return passThrough(node, normalized);
     }
     StatementTemplate template = StatementTemplate.of(sql);
     if (template.bindsAtExecute()) {
       return deferred(sql, template, node, normalized, t);
     }
-    return planned(node, normalized);
+    return planned(sql, node, normalized);
   }
 
   /**
@@ -187,7 +190,10 @@ public final class FrontEnd {
       String normalized, StatementTables t) throws SQLException {
     if (!template.readsClock()) {
       try {
-        AnalyzedStatement probe = planned(node, normalized);
+        AnalyzedStatement probe = planned(sql, node, normalized);
+        if (probe instanceof AnalyzedStatement.PassThrough) {
+          return probe; // public after all: the backend binds its values
+        }
         List<AnalyzedStatement.ParameterInfo> params =
             probe instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
                 : probe instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters()
@@ -239,6 +245,15 @@ public final class FrontEnd {
     return new AnalyzedStatement.Deferred(template, parameters, columns, normalized);
   }
 
+  /**
+   * A statement over public tables only, written back in the backend's dialect: the backend runs
+   * exactly what was checked, backend-specific functions refused ({@link #checkStandardFunctions}).
+   */
+  private AnalyzedStatement passThrough(SqlNode node, String normalized) throws SQLException {
+    checkStandardFunctions(node);
+    return new AnalyzedStatement.PassThrough(node.toSqlString(backendDialect).getSql(), normalized);
+  }
+
   /** Refusal of a statement that is answered once its parameters are bound to literals. */
   private static final class NeedsBinding extends SQLException {
     NeedsBinding() {
@@ -270,11 +285,25 @@ public final class FrontEnd {
    * release's filter, its limit, the post-processing, a public input); a statement with a
    * parameter in a derived column (a time bound, a CASE, an aggregated expression) is planned
    * once its values are bound ({@link NeedsBinding}).
+   *
+   * <p>Which tables a statement reads is decided here, on its plan: the tables {@link
+   * StatementTables} finds in the parse tree are an over-approximation that sends every statement
+   * that may read a private table here; one whose plan reads none (a CTE that only shares a
+   * private table's name) is public and passed through.
    */
-  private AnalyzedStatement planned(SqlNode node, String normalized) throws SQLException {
+  private AnalyzedStatement planned(String sql, SqlNode node, String normalized)
+      throws SQLException {
     planned.incrementAndGet();
     DpHint hint = statementHint(node);
     org.dpsql.sql.relational.RelationalPlanner.Planned plan = relationalPlanner.plan(node);
+    if (!privacyAnalysis.readsPrivateTable(plan.rel())) {
+      // the statement as written (validation rewrote the tree it was given)
+      SqlNode written = parse(sql);
+      if (written instanceof SqlExplain x) {
+        written = x.getExplicandum();
+      }
+      return passThrough(written, normalized);
+    }
     try {
       return released(plan.rel(), plan, hint, node, normalized);
     } catch (ReleaseAnalysis.LookupJoinRefusal e) {

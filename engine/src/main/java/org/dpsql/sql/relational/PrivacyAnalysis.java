@@ -228,6 +228,14 @@ public final class PrivacyAnalysis {
   }
 
   /** Whether {@code node} reads a private table at all. */
+  /**
+   * Whether {@code plan} reads a private table (or a table the policy does not name): a statement
+   * whose plan reads none is public, passed to the backend as it is.
+   */
+  public boolean readsPrivateTable(RelNode plan) {
+    return containsPrivate(plan);
+  }
+
   private boolean containsPrivate(RelNode node) {
     return scans(node, this::isPrivate, false);
   }
