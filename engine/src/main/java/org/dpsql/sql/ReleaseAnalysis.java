@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDialect;
@@ -91,20 +90,18 @@ final class ReleaseAnalysis {
   AnalyzedStatement analyze(org.dpsql.sql.relational.ReleasePlan.Release release, DpHint hint)
       throws SQLException {
     SqlSelect node = release.core().node();
-    StatementTables t = StatementTables.of(node, policy);
     String normalized = release.coreSql();
     PublicJoins.Joined joined = null;
     if (!release.definitions().isEmpty()) {
       // the canonical statement was validated as part of the whole statement (and may name
       // derived and computed columns the backend does not have); the filter's operators and the
       // policy columns are checked below. The definitions are part of the release's identity.
-      joined = derivedColumns(t.privateTables.iterator().next(), release.derived(),
-          release.computed());
+      joined = derivedColumns(scannedTable(node), release.derived(), release.computed());
       normalized = normalized + " WITH " + String.join(", ", release.definitions());
     }
     Object q;
     try {
-      q = analyzePrivate(node, t, joined, hint);
+      q = analyzePrivate(node, joined, hint);
     } catch (SQLException e) {
       if (release.core().from() instanceof SqlJoin) {
         throw new LookupJoinRefusal(e);
@@ -216,9 +213,9 @@ final class ReleaseAnalysis {
    * gives the derived columns the statement names; {@code hint} is its share of the statement's
    * budget.
    */
-  private Object analyzePrivate(SqlSelect select, StatementTables tables, PublicJoins.Joined derived,
-      DpHint hint) throws SQLException {
-    SelectAnalysis a = analyzeSelect(select, tables, derived, hint);
+  private Object analyzePrivate(SqlSelect select, PublicJoins.Joined derived, DpHint hint)
+      throws SQLException {
+    SelectAnalysis a = analyzeSelect(select, derived, hint);
     if (a.groupingSets() == null && a.query().joins().isEmpty()) {
       return a.query();
     }
@@ -252,7 +249,7 @@ final class ReleaseAnalysis {
 
 
 
-  private SelectAnalysis analyzeSelect(SqlSelect select, StatementTables tables, PublicJoins.Joined derived,
+  private SelectAnalysis analyzeSelect(SqlSelect select, PublicJoins.Joined derived,
       DpHint given) throws SQLException {
     PublicJoins.Joined joined = null;
     TablePolicy table;
@@ -263,63 +260,50 @@ final class ReleaseAnalysis {
       joined = publicJoins.rewrite(select); // public columns become derived columns of the table
       table = joined.augmented();
     } else {
-      table = singlePrivateTable(select, tables);
+      table = scannedTable(select);
     }
     // a canonical statement: no DISTINCT, HAVING, window, ORDER BY or limit (the relational
     // planner leaves those to post-processing of the released rows)
     DpHint hint = given;
 
+    // the canonical GROUP BY lists the keys (each a policy or derived column), or holds one
+    // GROUPING SETS call whose sets are ROWs of keys (Calcite has expanded ROLLUP and CUBE)
     List<ColumnPolicy> groupBy = new ArrayList<>();
     List<List<ColumnPolicy>> groupingSets = null;
-    if (select.getGroup() != null) {
-      // every GROUP BY item is a list of alternative column sets; the statement's grouping sets
-      // are their cross product (a plain column is the single set {column})
-      List<List<ColumnPolicy>> sets = new ArrayList<>();
-      sets.add(List.of());
-      boolean anySets = false;
-      for (SqlNode g : select.getGroup()) {
-        List<List<ColumnPolicy>> alternatives;
-        if (g.getKind() == SqlKind.ROLLUP || g.getKind() == SqlKind.CUBE
-            || g.getKind() == SqlKind.GROUPING_SETS) {
-          anySets = true;
-          alternatives = groupingAlternatives((SqlCall) g, table);
-        } else {
-          alternatives = List.of(List.of(groupColumn(g, table)));
-        }
-        List<List<ColumnPolicy>> next = new ArrayList<>();
-        for (List<ColumnPolicy> prefix : sets) {
-          for (List<ColumnPolicy> alt : alternatives) {
-            List<ColumnPolicy> combined = new ArrayList<>(prefix);
-            for (ColumnPolicy c : alt) {
-              if (!combined.contains(c)) {
-                combined.add(c);
-              } else if (!anySets) {
-                throw SqlStates.notSupported("GROUP BY names " + c.name() + " twice");
-              }
-            }
-            next.add(combined);
+    SqlNodeList group = select.getGroup();
+    if (group != null && group.size() == 1 && group.get(0).getKind() == SqlKind.GROUPING_SETS) {
+      groupingSets = new ArrayList<>();
+      for (SqlNode row : ((SqlCall) group.get(0)).getOperandList()) {
+        List<ColumnPolicy> set = new ArrayList<>();
+        for (SqlNode key : ((SqlCall) row).getOperandList()) {
+          ColumnPolicy c = groupColumn(key, table);
+          if (!set.contains(c)) {
+            set.add(c);
           }
-        }
-        if (next.size() > MAX_GROUPING_SETS) {
-          throw SqlStates.notSupported("GROUP BY expands to more than " + MAX_GROUPING_SETS
-              + " grouping sets; use fewer CUBE columns");
-        }
-        sets = next;
-        for (ColumnPolicy c : alternatives.stream().flatMap(List::stream).toList()) {
           if (!groupBy.contains(c)) {
             groupBy.add(c);
           }
         }
+        groupingSets.add(set);
       }
-      if (anySets) {
-        for (ColumnPolicy c : groupBy) {
-          if (c.hasPrivateKeys()) {
-            throw SqlStates.notSupported("ROLLUP, CUBE and GROUPING SETS need group columns with "
-                + "public domains; " + c.name() + " is declared keys: private, so its groups are "
-                + "selected privately per statement: GROUP BY it in a plain GROUP BY");
-          }
+      if (groupingSets.size() > MAX_GROUPING_SETS) {
+        throw SqlStates.notSupported("GROUP BY expands to more than " + MAX_GROUPING_SETS
+            + " grouping sets; use fewer CUBE columns");
+      }
+      for (ColumnPolicy c : groupBy) {
+        if (c.hasPrivateKeys()) {
+          throw SqlStates.notSupported("ROLLUP, CUBE and GROUPING SETS need group columns with "
+              + "public domains; " + c.name() + " is declared keys: private, so its groups are "
+              + "selected privately per statement: GROUP BY it in a plain GROUP BY");
         }
-        groupingSets = sets;
+      }
+    } else if (group != null) {
+      for (SqlNode key : group) {
+        ColumnPolicy c = groupColumn(key, table);
+        if (groupBy.contains(c)) {
+          throw SqlStates.notSupported("GROUP BY names " + c.name() + " twice");
+        }
+        groupBy.add(c);
       }
     }
 
@@ -327,18 +311,11 @@ final class ReleaseAnalysis {
     Map<String, Integer> labels = new LinkedHashMap<>();
     boolean anyAggregate = false;
     for (SqlNode item : select.getSelectList()) {
-      String alias = null;
-      SqlNode expr = item;
-      if (item.getKind() == SqlKind.AS) {
-        expr = ((SqlCall) item).operand(0);
-        alias = ((SqlIdentifier) ((SqlCall) item).operand(1)).getSimple();
-      }
+      // every item is "key AS Cn" or "aggregate AS Cn"
+      SqlNode expr = ((SqlCall) item).operand(0);
+      String alias = ((SqlIdentifier) ((SqlCall) item).operand(1)).getSimple();
       OutputItem out;
       if (expr instanceof SqlIdentifier id) {
-        if (id.isStar()) {
-          throw SqlStates.notAllowed("SELECT * would return raw rows of private table " + table.name()
-              + "; ask for aggregates instead, e.g. SELECT COUNT(*) FROM " + table.name());
-        }
         ColumnPolicy c = policyColumn(table, id, "SELECT");
         if (!groupBy.contains(c)) {
           throw SqlStates.notAllowed("column " + c.name() + " of private table " + table.name()
@@ -346,15 +323,13 @@ final class ReleaseAnalysis {
               + "group by it or aggregate it");
         }
         out = new OutputItem(label(alias, c.name(), labels), c, null);
-      } else if (expr instanceof SqlCall call) {
+      } else {
+        SqlCall call = (SqlCall) expr;
         if (joined != null) {
           refuseAggregateOfPublicColumn(call, joined);
         }
         out = aggregate(call, alias, table, labels);
         anyAggregate = true;
-      } else {
-        throw SqlStates.notSupported("select item " + expr
-            + " is not supported on a private table; select group columns and aggregates");
       }
       outputs.add(out);
     }
@@ -431,13 +406,9 @@ final class ReleaseAnalysis {
     }
   }
 
-  /** A plain GROUP BY item: a policy column with a public domain, or with private keys. */
-  private static ColumnPolicy groupColumn(SqlNode g, TablePolicy table) throws SQLException {
-    if (!(g instanceof SqlIdentifier id)) {
-      throw SqlStates.notSupported("GROUP BY " + g + ": group by policy columns only, "
-          + "not expressions; their cells come from the policy's domains");
-    }
-    ColumnPolicy c = policyColumn(table, id, "GROUP BY");
+  /** A group key: a policy column with a public domain, or with private keys. */
+  private static ColumnPolicy groupColumn(SqlNode key, TablePolicy table) throws SQLException {
+    ColumnPolicy c = policyColumn(table, (SqlIdentifier) key, "GROUP BY");
     if (!c.hasDomain() && !c.hasPrivateKeys()) {
       throw SqlStates.notAllowed("column " + c.name() + " of " + table.name()
           + " has no public domain in the policy (values, or min/max/bin), so it cannot be a "
@@ -448,96 +419,15 @@ final class ReleaseAnalysis {
   }
 
   /**
-   * The column sets a ROLLUP, CUBE or GROUPING SETS item stands for: ROLLUP(a, b) is {a,b}, {a},
-   * {}; CUBE(a, b) is {a,b}, {a}, {b}, {}; GROUPING SETS lists them (each element a column, a
-   * parenthesised list of columns, or a nested ROLLUP/CUBE).
+   * The private table a canonical statement without joins reads: a table of the policy, or the
+   * relation of private tables joined on their shared unit (named by their join).
    */
-  private static List<List<ColumnPolicy>> groupingAlternatives(SqlCall g, TablePolicy table)
-      throws SQLException {
-    List<List<ColumnPolicy>> elements = new ArrayList<>();
-    for (SqlNode o : g.getOperandList()) {
-      if (g.getKind() == SqlKind.GROUPING_SETS
-          && (o.getKind() == SqlKind.ROLLUP || o.getKind() == SqlKind.CUBE)) {
-        elements.addAll(groupingAlternatives((SqlCall) o, table));
-        continue;
-      }
-      elements.add(columnList(o, table));
-    }
-    List<List<ColumnPolicy>> out = new ArrayList<>();
-    switch (g.getKind()) {
-      case GROUPING_SETS -> out.addAll(elements);
-      case ROLLUP -> {
-        for (int k = elements.size(); k >= 0; k--) {
-          List<ColumnPolicy> set = new ArrayList<>();
-          elements.subList(0, k).forEach(set::addAll);
-          out.add(set);
-        }
-      }
-      default -> { // CUBE: every subset, largest first, in element order
-        int e = elements.size();
-        if (e > 8) {
-          throw SqlStates.notSupported("CUBE over more than 8 columns is not supported");
-        }
-        List<Integer> masks = new ArrayList<>();
-        for (int mask = (1 << e) - 1; mask >= 0; mask--) {
-          masks.add(mask);
-        }
-        masks.sort((a, b) -> Integer.bitCount(b) - Integer.bitCount(a));
-        for (int mask : masks) {
-          List<ColumnPolicy> set = new ArrayList<>();
-          for (int i = 0; i < e; i++) {
-            if ((mask & (1 << (e - 1 - i))) != 0) {
-              set.addAll(elements.get(i));
-            }
-          }
-          out.add(set);
-        }
-      }
-    }
-    return out;
+  private TablePolicy scannedTable(SqlSelect select) {
+    SqlIdentifier from = (SqlIdentifier) select.getFrom();
+    return policy.table(from.names.get(from.names.size() - 1)).orElseThrow(
+        () -> new IllegalStateException("a canonical statement reads " + from
+            + ", which the policy does not name"));
   }
-
-  private static List<ColumnPolicy> columnList(SqlNode o, TablePolicy table) throws SQLException {
-    List<SqlNode> items;
-    if (o instanceof SqlNodeList list) {
-      items = list.getList();
-    } else if (o.getKind() == SqlKind.ROW) {
-      items = ((SqlCall) o).getOperandList();
-    } else {
-      items = List.of(o);
-    }
-    List<ColumnPolicy> cols = new ArrayList<>();
-    for (SqlNode i : items) {
-      ColumnPolicy c = groupColumn(i, table);
-      if (!cols.contains(c)) {
-        cols.add(c);
-      }
-    }
-    return cols;
-  }
-
-  private TablePolicy singlePrivateTable(SqlSelect select, StatementTables tables) throws SQLException {
-    SqlNode from = select.getFrom();
-    if (from != null && from.getKind() == SqlKind.AS) {
-      from = ((SqlCall) from).operand(0);
-    }
-    Optional<TablePolicy> table = from instanceof SqlIdentifier id
-        ? policy.table(id.names.get(id.names.size() - 1)) : Optional.empty();
-    if (table.isEmpty() || table.get().isPublic() || tables.privateTables.isEmpty()) {
-      throw SqlStates.notSupported("a query over a private table must read that table directly "
-          + "(FROM table [alias]) or join it with public lookup tables (JOIN ... ON private.col = "
-          + "public.col); subqueries over private tables are not supported");
-    }
-    return table.get();
-  }
-
-  private static final Set<String> OTHER_AGGREGATES = Set.of("MIN", "MAX", "STDDEV", "STDDEV_POP",
-      "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "MEDIAN", "PERCENTILE_CONT",
-      "PERCENTILE_DISC", "MODE", "LISTAGG", "ARRAY_AGG", "STRING_AGG", "GROUP_CONCAT", "COLLECT",
-      "ANY_VALUE", "BIT_AND", "BIT_OR", "BIT_XOR", "EVERY", "SOME", "BOOL_AND", "BOOL_OR",
-      "COUNTIF", "APPROX_COUNT_DISTINCT", "COVAR_POP", "COVAR_SAMP", "CORR", "REGR_COUNT",
-      "REGR_SXX", "REGR_SYY", "FIRST_VALUE", "LAST_VALUE", "ARG_MIN", "ARG_MAX");
-
 
   private OutputItem aggregate(SqlCall call, String alias, TablePolicy table,
       Map<String, Integer> labels) throws SQLException {
@@ -548,48 +438,23 @@ final class ReleaseAnalysis {
       return new OutputItem(label(alias, quantile.function() + "_" + c.name(), labels), c,
           AggregateKind.QUANTILE, quantile.fraction());
     }
-    String name = SqlCalls.name(call);
-    if (!name.equals("COUNT") && !name.equals("SUM") && !name.equals("AVG")) {
-      if (OTHER_AGGREGATES.contains(name) || call.getOperator().isAggregator()) {
-        throw SqlStates.notSupported(name + " cannot be answered privately by dpsql; "
-            + "supported aggregates are COUNT(*), COUNT(col), SUM(col) and AVG(col)");
-      }
-      throw SqlStates.notSupported("select item " + call + " is not supported on a private table; "
-          + "select group columns and COUNT/SUM/AVG aggregates");
-    }
-    SqlKind kind = SqlKind.valueOf(name);
+    // otherwise COUNT(*), COUNT([DISTINCT] col), SUM(col) or AVG(col) of a column (computed
+    // arguments are named columns too): CoreAggregate writes no other aggregate
+    SqlKind kind = SqlKind.valueOf(SqlCalls.name(call));
+    SqlIdentifier id = (SqlIdentifier) call.operand(0);
     SqlLiteral quantifier = call.getFunctionQuantifier();
     if (quantifier != null && "DISTINCT".equalsIgnoreCase(quantifier.toValue())) {
-      if (kind == SqlKind.COUNT && call.operandCount() == 1
-          && call.operand(0) instanceof SqlIdentifier u && !u.isStar() && !table.unitIsRow()
-          && u.names.get(u.names.size() - 1).equalsIgnoreCase(table.privacyUnit())) {
+      if (!table.unitIsRow()
+          && id.names.get(id.names.size() - 1).equalsIgnoreCase(table.privacyUnit())) {
         return new OutputItem(label(alias, "COUNT_DISTINCT_" + table.privacyUnit(), labels), null,
             AggregateKind.COUNT_DISTINCT_UNIT);
       }
-      if (kind == SqlKind.COUNT && call.operandCount() == 1
-          && call.operand(0) instanceof SqlIdentifier col && !col.isStar()) {
-        ColumnPolicy c = policyColumn(table, col, "COUNT(DISTINCT ...)");
-        return new OutputItem(label(alias, "COUNT_DISTINCT_" + c.name(), labels), c,
-            AggregateKind.COUNT_DISTINCT);
-      }
-      throw SqlStates.notSupported(kind + "(DISTINCT ...) is answered privately only as COUNT("
-          + "DISTINCT <policy column>): the number of distinct values, or of protected "
-          + "individuals for the privacy unit " + (table.unitIsRow() ? "" : table.privacyUnit())
-          + "; drop DISTINCT otherwise");
+      ColumnPolicy c = policyColumn(table, id, "COUNT(DISTINCT ...)");
+      return new OutputItem(label(alias, "COUNT_DISTINCT_" + c.name(), labels), c,
+          AggregateKind.COUNT_DISTINCT);
     }
-    if (call.operandCount() != 1) {
-      throw SqlStates.notSupported(kind + " takes one argument");
-    }
-    SqlNode arg = call.operand(0);
-    if (arg instanceof SqlIdentifier id && id.isStar()) {
-      if (kind != SqlKind.COUNT) {
-        throw SqlStates.notSupported(kind + "(*) is not valid SQL");
-      }
+    if (id.isStar()) {
       return new OutputItem(label(alias, "COUNT", labels), null, AggregateKind.COUNT_STAR);
-    }
-    if (!(arg instanceof SqlIdentifier id)) {
-      throw SqlStates.notSupported(kind + "(" + arg + "): aggregate a policy column directly, "
-          + "not an expression");
     }
     ColumnPolicy c = policyColumn(table, id, kind.name());
     AggregateKind k = switch (kind) {
@@ -640,7 +505,10 @@ final class ReleaseAnalysis {
       SqlKind.IS_NOT_FALSE, SqlKind.PLUS, SqlKind.MINUS, SqlKind.TIMES, SqlKind.MINUS_PREFIX,
       SqlKind.PLUS_PREFIX);
 
-  /** Checks a WHERE clause (policy columns, allowed operators, no subqueries) and strips qualifiers. */
+  /**
+   * Checks a WHERE clause (policy columns, allowed operators) and strips qualifiers; it has no
+   * subqueries (the planner expands them into joins).
+   */
   private static SqlNode checkedFilter(SqlNode where, TablePolicy table) throws SQLException {
     SQLException[] failure = new SQLException[1];
     SqlNode rewritten = where.accept(new SqlShuttle() {
@@ -661,12 +529,6 @@ final class ReleaseAnalysis {
       @Override
       public SqlNode visit(SqlCall call) {
         if (failure[0] != null) {
-          return call;
-        }
-        if (call instanceof SqlSelect || call.getKind() == SqlKind.EXISTS
-            || call.getKind() == SqlKind.SCALAR_QUERY) {
-          failure[0] = SqlStates.notSupported("subqueries in WHERE on a private table are not "
-              + "supported: " + call);
           return call;
         }
         if (!FILTER_KINDS.contains(call.getKind())) {
