@@ -7,10 +7,11 @@ import org.dpsql.policy.ColumnPolicy;
 import org.dpsql.policy.TablePolicy;
 
 /**
- * Rule of a release: it aggregates, or it lists groups. A release without aggregates is answered
- * only as a plain {@code GROUP BY} (or {@code SELECT DISTINCT}) listing: the declared domain of
- * its keys (public), or the privately selected groups of keys declared {@code keys: private}. With
- * grouping sets (or no keys) and no aggregate it would be the rows themselves. Refuses with XDP02.
+ * Rule of a release: it aggregates, or it is a listing of a plain {@code GROUP BY} (or {@code
+ * SELECT DISTINCT}): the declared domain of its keys (public, see {@link
+ * AggregateQuery#listsDomain}), or the privately selected groups of keys declared {@code keys:
+ * private}. Without an aggregate, ROLLUP, CUBE and GROUPING SETS (whose rows would show which key
+ * combinations occur) and a release without keys are refused with XDP02, asking for aggregates.
  */
 final class RawRowsRule {
   private RawRowsRule() {}
