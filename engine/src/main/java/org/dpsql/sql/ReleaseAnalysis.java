@@ -28,14 +28,15 @@ import org.dpsql.sql.relational.ReleasePlan;
  * derived columns and joins with public lookup tables, a {@link WorkloadQuery}.
  *
  * <p>The specification is assembled here; what it must satisfy is checked by the rules, in this
- * order: {@link DerivedValuesRule} (derived columns evaluated on their domains), then per group
- * key {@link PolicyColumnRule}, {@link GroupKeyDomainRule} and {@link GroupKeysOnceRule}, or
- * {@link GroupingSetsRule}; per selected item {@link SelectedKeysRule}, or {@link
- * PublicColumnAggregateRule}, the quantile's range ({@link org.dpsql.rewrite.QuantileGrid}) and
- * {@link SumBoundsRule}; then {@link RawRowsRule}, {@link FilterOperatorsRule}, and for a
- * workload {@link WorkloadKeysRule} and {@link WorkloadAggregatesRule}. The first rule that fails
- * refuses the release: XDP02 for what the policy forbids, XDP03 for what cannot be answered
- * privately, each with what to change.
+ * order: {@link DerivedValuesRule} (derived columns evaluated on their domains), or the lookup
+ * analysis of a join with public tables ({@link PublicJoins}); per group key {@link
+ * PolicyColumnRule} and {@link GroupKeyDomainRule}, then {@link GroupKeysOnceRule} or {@link
+ * GroupingSetsRule}; per selected key {@link PolicyColumnRule} and {@link SelectedKeysRule}; per
+ * aggregate {@link PublicColumnAggregateRule}, {@link PolicyColumnRule} for its column, the
+ * quantile's range ({@link org.dpsql.rewrite.QuantileGrid}) or {@link SumBoundsRule}; then {@link
+ * RawRowsRule}, {@link FilterOperatorsRule}, and for a workload {@link WorkloadKeysRule} and
+ * {@link WorkloadAggregatesRule}. The first rule that fails refuses the release: XDP02 for what
+ * the policy forbids, XDP03 for what cannot be answered privately, each with what to change.
  *
  * <p>Guarantees: every column the specification names is a policy column (or a derived column, a
  * public function of one policy column's cells, or a computed argument with a propagated bound).
