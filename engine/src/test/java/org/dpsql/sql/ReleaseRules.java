@@ -101,6 +101,21 @@ final class ReleaseRules {
     return trips().column(name).orElseThrow();
   }
 
+  /**
+   * A new front end over the fixture's database whose reads of public rows (lookups, evaluations
+   * of derived columns) go through {@code reader}.
+   */
+  static FrontEnd frontEnd(FrontEnd.PublicRowReader reader) throws SQLException {
+    return new FrontEnd(Shared.POLICY, BackendCatalog.read(Shared.BACKEND, Shared.POLICY),
+        Shared.BACKEND.getSchema(), SqlDialectFactoryImpl.INSTANCE.create(
+            Shared.BACKEND.getMetaData()), reader);
+  }
+
+  /** Reads public rows of the fixture's database. */
+  static FrontEnd.PublicRowReader publicRows() {
+    return PublicRows.over(Shared.BACKEND);
+  }
+
   /** {@code sql} as the front end analyses it. */
   static AnalyzedStatement analyze(String sql) throws SQLException {
     synchronized (Shared.FRONT_END) {
