@@ -94,7 +94,7 @@ final class ReleaseAnalysis {
       }
       throw e;
     }
-    // a canonical statement has no parameters: statements that need one are refused before
+    // the canonical statement's own parameters (kept in its filter) are typed by the front end
     return q instanceof WorkloadQuery w
         ? new AnalyzedStatement.PrivateWorkload(w, normalized, List.of())
         : new AnalyzedStatement.PrivateAggregate((AggregateQuery) q, normalized, List.of());
