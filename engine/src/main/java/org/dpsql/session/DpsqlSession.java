@@ -456,7 +456,8 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
     AnalyzedStatement st = q.statement();
     if (parameters.isEmpty() || !(st instanceof AnalyzedStatement.PrivateAggregate
         || st instanceof AnalyzedStatement.PrivateWorkload
-        || st instanceof AnalyzedStatement.Composite)) {
+        || st instanceof AnalyzedStatement.Composite
+        || st instanceof AnalyzedStatement.Deferred d && d.binder() != null)) {
       return parameters;
     }
     List<Object> out = new ArrayList<>(parameters.size());
@@ -617,6 +618,9 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
    */
   private ResultTable executeBound(AnalyzedStatement.Deferred d, List<Object> parameters)
       throws SQLException {
+    if (d.binder() != null) {
+      return executeBoundPlan(d, parameters);
+    }
     org.dpsql.sql.StatementTemplate.Bound bound =
         d.template().bind(parameters, d.parameters(), clock.instant());
     PreparedQuery prepared = boundStatements.get(bound.sql());
@@ -632,6 +636,46 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
           || state.equals(SqlStates.NOT_ALLOWED) || state.equals(SqlStates.NOT_SUPPORTED)
           || state.equals(SqlStates.BAD_PRIVACY_PARAMETER);
       throw aboutValues ? bound.explain(e) : e;
+    }
+  }
+
+  /**
+   * A statement planned once whose values decide what it releases: the values (converted to
+   * their parameters' types) are bound into its plan and its releases analysed with them, once per
+   * distinct values (kept like bound statements), then run like the statement written with them.
+   * A refusal that depends on a value keeps its SQLState and names the values; nothing is charged
+   * for it.
+   */
+  private ResultTable executeBoundPlan(AnalyzedStatement.Deferred d, List<Object> values)
+      throws SQLException {
+    for (int i = 0; i < d.parameters().size(); i++) {
+      if (i >= values.size() || values.get(i) == org.dpsql.sql.ParameterLiteral.UNSET) {
+        throw new SQLException("parameter " + (i + 1) + " is not set: set every ? before "
+            + "executing the statement", "07001");
+      }
+    }
+    String key = d.normalizedSql() + "\u0000" + values;
+    PreparedQuery prepared = boundStatements.get(key);
+    try {
+      if (prepared == null) {
+        prepared = prepareAnalyzed(d.normalizedSql(), d.binder().bind(values));
+        boundStatements.put(key, prepared);
+      }
+      return executeWithinLimits(prepared, List.of());
+    } catch (SQLException e) {
+      String state = e.getSQLState() == null ? "" : e.getSQLState();
+      boolean aboutValues = state.startsWith("22") || state.startsWith("42")
+          || state.equals(SqlStates.NOT_ALLOWED) || state.equals(SqlStates.NOT_SUPPORTED)
+          || state.equals(SqlStates.BAD_PRIVACY_PARAMETER);
+      if (!aboutValues) {
+        throw e;
+      }
+      List<String> literals = new ArrayList<>();
+      for (int i = 0; i < values.size(); i++) {
+        literals.add(org.dpsql.sql.ParameterLiteral.of(i + 1, values.get(i),
+            d.parameters().get(i)));
+      }
+      throw new org.dpsql.sql.StatementTemplate.Bound("", literals, List.of()).explain(e);
     }
   }
 

@@ -157,16 +157,34 @@ public sealed interface AnalyzedStatement {
   record ExplainComposite(Composite composite, String normalizedSql) implements AnalyzedStatement {}
 
   /**
-   * A statement over private tables whose plan depends on values known only when it runs: the
-   * clock ({@code CURRENT_DATE}), or parameters outside a release's filter (HAVING, LIMIT, a time
-   * bound, a derived column). At execute its {@code template} is bound ({@link
+   * A statement over private tables whose releases depend on values known only when it runs.
+   * With a {@code binder}: a statement planned once (parsed, validated, converted, normalised)
+   * with a parameter where it decides what is released (a time bound, a {@code CASE} threshold, an
+   * aggregated expression, a quantile's fraction); at execute the values are bound into its plan
+   * ({@link Binder}) and its releases split and checked with them, once per distinct values. With
+   * the {@code template} only (no binder): a statement that reads the clock ({@code CURRENT_DATE}),
+   * or whose parameters validation cannot type; at execute the template is bound ({@link
    * StatementTemplate#bind}) and the bound text, literals only, is planned like any statement
-   * (once per distinct values). A statement whose parameters all stand in a release's filter is
-   * not deferred: it is planned once at prepare and its values are bound to the measurement at
-   * each execution. {@code columns} and {@code parameters} describe it by validation.
+   * (once per distinct values). A statement whose parameters stand only in releases' filters,
+   * limits and post-processing is not deferred. {@code columns} and {@code parameters} describe
+   * it by validation.
    */
   record Deferred(StatementTemplate template, List<ParameterInfo> parameters,
-      List<ColumnInfo> columns, String normalizedSql) implements AnalyzedStatement {}
+      List<ColumnInfo> columns, String normalizedSql, Binder binder) implements AnalyzedStatement {
+    public Deferred(StatementTemplate template, List<ParameterInfo> parameters,
+        List<ColumnInfo> columns, String normalizedSql) {
+      this(template, parameters, columns, normalizedSql, null);
+    }
+  }
+
+  /**
+   * A statement's plan with values bound: the analysis of the statement written with those
+   * values (each in its parameter's type), from the plan made once at prepare.
+   */
+  @FunctionalInterface
+  interface Binder {
+    AnalyzedStatement bind(List<Object> values) throws java.sql.SQLException;
+  }
 
   /**
    * A result column as validation describes it before the statement runs; {@code count}: a

@@ -191,8 +191,9 @@ public final class FrontEnd {
     if (!template.readsClock()) {
       try {
         AnalyzedStatement probe = planned(sql, node, normalized);
-        if (probe instanceof AnalyzedStatement.PassThrough) {
-          return probe; // public after all: the backend binds its values
+        if (probe instanceof AnalyzedStatement.PassThrough
+            || probe instanceof AnalyzedStatement.Deferred) {
+          return probe; // public after all, or its values bound into its plan at execute
         }
         List<AnalyzedStatement.ParameterInfo> params =
             probe instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
@@ -304,6 +305,35 @@ public final class FrontEnd {
       }
       return passThrough(written, normalized);
     }
+    try {
+      return fromPlan(plan, hint, node, normalized);
+    } catch (NeedsBinding | org.dpsql.sql.relational.CoreAggregate.NeedsValues e) {
+      List<AnalyzedStatement.ParameterInfo> parameters = parameterInfos(plan.parameterTypes());
+      if (parameters.isEmpty() || parameters.stream()
+          .anyMatch(p -> p.jdbcType() == java.sql.Types.OTHER)) {
+        throw e; // a parameter validation could not type: bound as text (see deferred)
+      }
+      // a parameter decides what is released: its values are bound into this plan at execute
+      RelDataType rowType = plan.rel().getRowType();
+      List<String> labels = ResultLabels.labels(node, rowType.getFieldNames());
+      boolean[] counts = ResultLabels.counts(node, labels.size());
+      List<AnalyzedStatement.ColumnInfo> columns = new ArrayList<>();
+      for (int i = 0; i < labels.size(); i++) {
+        RelDataType type = rowType.getFieldList().get(i).getType();
+        columns.add(new AnalyzedStatement.ColumnInfo(labels.get(i),
+            type.getSqlTypeName().getJdbcOrdinal(), type.getSqlTypeName().getName(), counts[i]));
+      }
+      return new AnalyzedStatement.Deferred(StatementTemplate.of(sql), parameters, columns,
+          normalized, values -> fromPlan(plan.bound(values), hint, node, normalized));
+    }
+  }
+
+  /**
+   * The statement of {@code plan} split at its private aggregates and analysed; a lookup join the
+   * lookup analysis refuses is answered from the same plan normalised with the join split.
+   */
+  private AnalyzedStatement fromPlan(org.dpsql.sql.relational.RelationalPlanner.Planned plan,
+      DpHint hint, SqlNode node, String normalized) throws SQLException {
     try {
       return released(plan.rel(), plan, hint, node, normalized);
     } catch (ReleaseAnalysis.LookupJoinRefusal e) {

@@ -207,6 +207,54 @@ class BoundValuesTest {
   }
 
   /**
+   * Values that decide what is released (two timestamps bounding a daily series, a CASE
+   * threshold, an aggregated expression) are bound into the plan made at prepare: each new value
+   * set is checked and answered as the statement written with those values, without being parsed
+   * or planned again; the same values again are free.
+   */
+  @Test
+  void valuesThatDecideTheReleaseAreBoundIntoThePlan() throws SQLException {
+    String series = "SELECT CAST(PICKUP_TS AS DATE) AS D, COUNT(*) AS N FROM TRIPS "
+        + "WHERE PICKUP_TS >= ? AND PICKUP_TS < ? GROUP BY CAST(PICKUP_TS AS DATE) ORDER BY D";
+    try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(series)) {
+      var analyzer = TestDatabase.session(c).analyzer();
+      long planned = analyzer.plannedStatements();
+      PrivacyCost spent = spent(c);
+      for (String[] range : new String[][] {{"2024-03-01", "2024-03-08"},
+          {"2024-03-08", "2024-03-15"}, {"2024-03-01", "2024-03-03"}}) {
+        ps.setTimestamp(1, Timestamp.valueOf(range[0] + " 00:00:00"));
+        ps.setTimestamp(2, Timestamp.valueOf(range[1] + " 00:00:00"));
+        assertEquals(ResultRows.rounded(ResultRows.of(direct, "SELECT CAST(PICKUP_TS AS DATE), "
+            + "COUNT(*) FROM TRIPS WHERE PICKUP_TS >= TIMESTAMP '" + range[0] + " 00:00:00' "
+            + "AND PICKUP_TS < TIMESTAMP '" + range[1] + " 00:00:00' "
+            + "GROUP BY CAST(PICKUP_TS AS DATE) ORDER BY 1")), ResultRows.rounded(rows(ps)),
+            range[0] + " to " + range[1]);
+      }
+      spent = spent(c);
+      assertFalse(spent.isZero());
+      ps.setTimestamp(1, Timestamp.valueOf("2024-03-08 00:00:00"));
+      ps.setTimestamp(2, Timestamp.valueOf("2024-03-15 00:00:00"));
+      rows(ps);
+      assertEquals(spent, spent(c), "the same values again: free");
+      assertEquals(planned, analyzer.plannedStatements(), "planned at prepare only");
+    }
+    try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(
+        "SELECT CASE WHEN AGE < ? THEN 'young' ELSE 'old' END AS G, COUNT(*) AS N FROM TRIPS "
+            + "GROUP BY 1 ORDER BY 1")) {
+      var analyzer = TestDatabase.session(c).analyzer();
+      long planned = analyzer.plannedStatements();
+      for (int age : new int[] {30, 40, 50}) {
+        ps.setInt(1, age);
+        assertEquals(ResultRows.rounded(ResultRows.of(direct, "SELECT CASE WHEN AGE < " + age
+            + " THEN 'young' ELSE 'old' END, COUNT(*) FROM TRIPS GROUP BY CASE WHEN AGE < "
+            + age + " THEN 'young' ELSE 'old' END ORDER BY 1")),
+            ResultRows.rounded(rows(ps)), "AGE < " + age);
+      }
+      assertEquals(planned, analyzer.plannedStatements(), "planned at prepare only");
+    }
+  }
+
+  /**
    * A row count given by a parameter must be a whole number, 0 or more: SQL's invalid row count
    * states, naming the parameter, nothing charged.
    */

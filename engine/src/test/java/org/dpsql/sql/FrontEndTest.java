@@ -122,9 +122,24 @@ class FrontEndTest {
     assertEquals(List.of(0), having.plan().releases().get(0).parameters());
     assertEquals(List.of(1, 2), having.plan().postParameters());
     assertEquals(List.of(7), having.releaseValues(0, List.of(7, 8, "x")));
-    assertInstanceOf(AnalyzedStatement.Deferred.class,
-        frontEnd.analyze("SELECT CASE WHEN A < ? THEN 'a' ELSE 'b' END, COUNT(*) FROM T "
-            + "GROUP BY 1"));
+    // a parameter that decides what is released: planned once, its values bound into the plan
+    long before = frontEnd.plannedStatements();
+    AnalyzedStatement.Deferred banded = (AnalyzedStatement.Deferred) frontEnd.analyze(
+        "SELECT CASE WHEN A < ? THEN 'a' ELSE 'b' END, COUNT(*) FROM T GROUP BY 1");
+    assertNotNull(banded.binder(), "bound into its plan, not written as text");
+    AnalyzedStatement five = banded.binder().bind(List.of(5L));
+    AnalyzedStatement six = banded.binder().bind(List.of(6L));
+    assertEquals(before + 1, frontEnd.plannedStatements(), "planned once");
+    String fiveText = released(five).statement();
+    String sixText = released(six).statement();
+    assertTrue(fiveText.contains("\"A\" < 5") || fiveText.contains("\"A\" < CAST(5 "), fiveText);
+    assertTrue(sixText.contains("\"A\" < 6") || sixText.contains("\"A\" < CAST(6 "), sixText);
+  }
+
+  /** The release that answers an analysed statement. */
+  private static AnalyzedStatement.Released released(AnalyzedStatement st) {
+    return st instanceof AnalyzedStatement.PrivateAggregate p ? p.released()
+        : ((AnalyzedStatement.PrivateWorkload) st).released();
   }
 
   /**

@@ -230,6 +230,17 @@ public final class RelationalPlanner {
       parameterTypes = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(
           parameterTypes));
     }
+
+    /**
+     * This plan with {@code values} bound: each dynamic parameter replaced by a literal of its
+     * value in the parameter's type (values as {@code sql.ParameterLiteral.value} converts them:
+     * {@code Long}, {@code BigDecimal}, {@code String}, {@code Boolean}, {@code LocalDate}, {@code
+     * LocalDateTime}, {@code LocalTime}, null), as if the statement had been written with them.
+     */
+    public Planned bound(List<Object> values) {
+      return new Planned(ParameterValues.bind(rel, values), List.of(),
+          () -> ParameterValues.bind(splittingLookupJoins.get(), values));
+    }
   }
 
   /**
