@@ -654,11 +654,13 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
             + "executing the statement", "07001");
       }
     }
-    String key = d.normalizedSql() + "\u0000" + values;
+    java.time.Instant now = clock.instant(); // read once for every clock call
+    List<String> clockValues = d.binder().clock(now);
+    String key = d.normalizedSql() + "\u0000" + values + "\u0000" + clockValues;
     PreparedQuery prepared = boundStatements.get(key);
     try {
       if (prepared == null) {
-        prepared = prepareAnalyzed(d.normalizedSql(), d.binder().bind(values));
+        prepared = prepareAnalyzed(d.normalizedSql(), d.binder().bind(values, now));
         boundStatements.put(key, prepared);
       }
       return executeWithinLimits(prepared, List.of());
@@ -675,7 +677,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
         literals.add(org.dpsql.sql.ParameterLiteral.of(i + 1, values.get(i),
             d.parameters().get(i)));
       }
-      throw new org.dpsql.sql.StatementTemplate.Bound("", literals, List.of()).explain(e);
+      throw new org.dpsql.sql.StatementTemplate.Bound("", literals, clockValues).explain(e);
     }
   }
 

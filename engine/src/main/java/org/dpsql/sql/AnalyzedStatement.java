@@ -179,11 +179,19 @@ public sealed interface AnalyzedStatement {
 
   /**
    * A statement's plan with values bound: the analysis of the statement written with those
-   * values (each in its parameter's type), from the plan made once at prepare.
+   * values (each in its parameter's type) and with the clock read at one instant, from the plan
+   * made once at prepare.
    */
-  @FunctionalInterface
   interface Binder {
-    AnalyzedStatement bind(List<Object> values) throws java.sql.SQLException;
+    /** The analysis of the statement with {@code values} bound and its clock read at {@code now}. */
+    AnalyzedStatement bind(List<Object> values, java.time.Instant now)
+        throws java.sql.SQLException;
+
+    /**
+     * What the statement's clock calls read at {@code now} (empty when it reads none): with the
+     * values, what identifies its bound statement.
+     */
+    List<String> clock(java.time.Instant now);
   }
 
   /**

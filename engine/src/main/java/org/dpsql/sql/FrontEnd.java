@@ -126,30 +126,34 @@ public final class FrontEnd {
               "EXPLAIN PLAN FOR is for queries over private tables; run queries on public tables directly");
         }
         StatementTemplate template = StatementTemplate.of(sql);
+        List<AnalyzedStatement.ColumnInfo> plan = List.of(new AnalyzedStatement.ColumnInfo(
+            "PLAN", java.sql.Types.VARCHAR, "VARCHAR"));
         if (template.bindsAtExecute()) {
           // parameters and the clock are bound at execute; EXPLAIN then shows the bound values
-          SqlNode explicandum = ((SqlExplain) parse(template.withClock(java.time.Instant.now())))
+          AnalyzedStatement.Deferred bound = null;
+          try {
+            bound = boundAtExecute(sql, inner, normalized, plan, FrontEnd::explained);
+          } catch (SQLException e) {
+            if (e.getMessage() == null || !e.getMessage().startsWith("SQL validation error")) {
+              throw e;
+            }
+          }
+          if (bound != null) {
+            return bound;
+          }
+          // a parameter validation cannot type: bound as text at execute
+          SqlNode explicandum = ((SqlExplain) parse(template.withNulls(java.time.Instant.now())))
               .getExplicandum();
           return new AnalyzedStatement.Deferred(template,
-              parameterInfos(relationalPlanner.describe(explicandum).parameterTypes()),
-              List.of(new AnalyzedStatement.ColumnInfo("PLAN", java.sql.Types.VARCHAR,
-                  "VARCHAR")), normalized);
+              parameterInfos(relationalPlanner.describe(explicandum).parameterTypes()), plan,
+              normalized);
         }
         AnalyzedStatement planned = planned(sql, inner, normalized);
         if (planned instanceof AnalyzedStatement.PassThrough) {
           throw SqlStates.notSupported("EXPLAIN PLAN FOR is for queries over private tables; "
               + "this one reads public tables only: run it directly");
         }
-        if (planned instanceof AnalyzedStatement.PrivateAggregate p) {
-          return new AnalyzedStatement.Explain(p.query(), normalized,
-              p.released() == null ? null : p.released().statement());
-        }
-        if (planned instanceof AnalyzedStatement.PrivateWorkload w) {
-          return new AnalyzedStatement.ExplainWorkload(w.query(), normalized,
-              w.released() == null ? null : w.released().statement());
-        }
-        return new AnalyzedStatement.ExplainComposite((AnalyzedStatement.Composite) planned,
-            normalized);
+        return explained(planned);
       }
       default -> { }
     }
@@ -180,6 +184,60 @@ public final class FrontEnd {
     return planned(sql, node, normalized);
   }
 
+  /** EXPLAIN of an analysed private statement: describes it, spends nothing. */
+  private static AnalyzedStatement explained(AnalyzedStatement planned) {
+    String normalized = "EXPLAIN PLAN FOR " + planned.normalizedSql();
+    if (planned instanceof AnalyzedStatement.PrivateAggregate p) {
+      return new AnalyzedStatement.Explain(p.query(), normalized,
+          p.released() == null ? null : p.released().statement());
+    }
+    if (planned instanceof AnalyzedStatement.PrivateWorkload w) {
+      return new AnalyzedStatement.ExplainWorkload(w.query(), normalized,
+          w.released() == null ? null : w.released().statement());
+    }
+    return new AnalyzedStatement.ExplainComposite((AnalyzedStatement.Composite) planned,
+        normalized);
+  }
+
+  /**
+   * The private statement {@code node} planned once now, its values and clock bound into the plan
+   * at execute ({@link AnalyzedStatement.Binder}) and the bound analysis passed through {@code
+   * then}; null when validation could not type a parameter (bound as text instead).
+   */
+  private AnalyzedStatement.Deferred boundAtExecute(String sql, SqlNode node, String normalized,
+      List<AnalyzedStatement.ColumnInfo> columns,
+      java.util.function.UnaryOperator<AnalyzedStatement> then) throws SQLException {
+    planned.incrementAndGet();
+    DpHint hint = statementHint(node);
+    org.dpsql.sql.relational.RelationalPlanner.Planned plan = relationalPlanner.plan(node);
+    return boundAtExecute(sql, plan, hint, node, normalized, columns, then);
+  }
+
+  private AnalyzedStatement.Deferred boundAtExecute(String sql,
+      org.dpsql.sql.relational.RelationalPlanner.Planned plan, DpHint hint, SqlNode node,
+      String normalized, List<AnalyzedStatement.ColumnInfo> columns,
+      java.util.function.UnaryOperator<AnalyzedStatement> then) {
+    List<AnalyzedStatement.ParameterInfo> parameters = parameterInfos(plan.parameterTypes());
+    if (parameters.stream().anyMatch(p -> p.jdbcType() == java.sql.Types.OTHER)) {
+      return null;
+    }
+    boolean clock = plan.readsClock();
+    AnalyzedStatement.Binder binder = new AnalyzedStatement.Binder() {
+      @Override
+      public AnalyzedStatement bind(List<Object> values, java.time.Instant now)
+          throws SQLException {
+        return then.apply(fromPlan(plan.bound(values, now), hint, node, normalized));
+      }
+
+      @Override
+      public List<String> clock(java.time.Instant now) {
+        return clock ? plan.clockValues(now) : List.of();
+      }
+    };
+    return new AnalyzedStatement.Deferred(StatementTemplate.of(sql), parameters, columns,
+        normalized, binder);
+  }
+
   /**
    * A private statement with parameters or clock calls, bound at execute. A single aggregate
    * statement is analysed at prepare with its parameters kept (its checks and result columns come
@@ -188,7 +246,7 @@ public final class FrontEnd {
    */
   private AnalyzedStatement deferred(String sql, StatementTemplate template, SqlNode node,
       String normalized, StatementTables t) throws SQLException {
-    if (!template.readsClock()) {
+    {
       try {
         AnalyzedStatement probe = planned(sql, node, normalized);
         if (probe instanceof AnalyzedStatement.PassThrough
@@ -306,26 +364,30 @@ public final class FrontEnd {
       return passThrough(written, normalized);
     }
     try {
-      return fromPlan(plan, hint, node, normalized);
+      if (!plan.readsClock()) {
+        return fromPlan(plan, hint, node, normalized);
+      }
     } catch (NeedsBinding | org.dpsql.sql.relational.CoreAggregate.NeedsValues e) {
-      List<AnalyzedStatement.ParameterInfo> parameters = parameterInfos(plan.parameterTypes());
-      if (parameters.isEmpty() || parameters.stream()
-          .anyMatch(p -> p.jdbcType() == java.sql.Types.OTHER)) {
-        throw e; // a parameter validation could not type: bound as text (see deferred)
+      if (plan.parameterTypes().isEmpty()) {
+        throw e;
       }
-      // a parameter decides what is released: its values are bound into this plan at execute
-      RelDataType rowType = plan.rel().getRowType();
-      List<String> labels = ResultLabels.labels(node, rowType.getFieldNames());
-      boolean[] counts = ResultLabels.counts(node, labels.size());
-      List<AnalyzedStatement.ColumnInfo> columns = new ArrayList<>();
-      for (int i = 0; i < labels.size(); i++) {
-        RelDataType type = rowType.getFieldList().get(i).getType();
-        columns.add(new AnalyzedStatement.ColumnInfo(labels.get(i),
-            type.getSqlTypeName().getJdbcOrdinal(), type.getSqlTypeName().getName(), counts[i]));
-      }
-      return new AnalyzedStatement.Deferred(StatementTemplate.of(sql), parameters, columns,
-          normalized, values -> fromPlan(plan.bound(values), hint, node, normalized));
     }
+    // a parameter or the clock decides what is released: bound into this plan at execute
+    RelDataType rowType = plan.rel().getRowType();
+    List<String> labels = ResultLabels.labels(node, rowType.getFieldNames());
+    boolean[] counts = ResultLabels.counts(node, labels.size());
+    List<AnalyzedStatement.ColumnInfo> columns = new ArrayList<>();
+    for (int i = 0; i < labels.size(); i++) {
+      RelDataType type = rowType.getFieldList().get(i).getType();
+      columns.add(new AnalyzedStatement.ColumnInfo(labels.get(i),
+          type.getSqlTypeName().getJdbcOrdinal(), type.getSqlTypeName().getName(), counts[i]));
+    }
+    AnalyzedStatement.Deferred bound = boundAtExecute(sql, plan, hint, node, normalized,
+        columns, java.util.function.UnaryOperator.identity());
+    if (bound == null) {
+      throw new NeedsBinding(); // a parameter validation could not type: bound as text
+    }
+    return bound;
   }
 
   /**
@@ -506,6 +568,23 @@ public final class FrontEnd {
     }
     // MEDIAN, which Calcite does not know (fractions checked); constants folded into literals
     // FILTER (WHERE ...) of COUNT and SUM as the conditional aggregates they equal
-    return FilterClauses.rewrite(ConstantFolding.fold(QuantileCall.rewrite(parsed)));
+    // NOW() as the CURRENT_TIMESTAMP it is in H2, PostgreSQL and Trino (the validator knows it)
+    return FilterClauses.rewrite(ConstantFolding.fold(QuantileCall.rewrite(nowCalls(parsed))));
+  }
+
+  /** {@code node} with every {@code NOW()} written as {@code CURRENT_TIMESTAMP}. */
+  private static SqlNode nowCalls(SqlNode node) {
+    SqlNode out = node.accept(new org.apache.calcite.sql.util.SqlShuttle() {
+      @Override
+      public SqlNode visit(SqlCall call) {
+        if (call.operandCount() == 0 && call.getOperator().getName().equalsIgnoreCase("NOW")
+            && call.getOperator() instanceof org.apache.calcite.sql.SqlUnresolvedFunction) {
+          return org.apache.calcite.sql.fun.SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(
+              call.getParserPosition());
+        }
+        return super.visit(call);
+      }
+    });
+    return out == null ? node : out;
   }
 }

@@ -427,6 +427,18 @@ class BoundValuesTest {
     }
     // a single count: its release identity is the evaluated bound
     String count = "SELECT COUNT(*) FROM TRIPS WHERE PICKUP_TS >= CURRENT_DATE - INTERVAL '7' DAY";
+    try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(count)) {
+      // prepared once, the clock read at each execution and bound into the plan
+      org.dpsql.session.DpsqlSession session = TestDatabase.session(c);
+      long planned = session.analyzer().plannedStatements();
+      session.setClock(Clock.fixed(Instant.parse("2024-03-08T08:00:00Z"), ZoneOffset.UTC));
+      List<List<Object>> march8 = rows(ps);
+      session.setClock(Clock.fixed(Instant.parse("2024-03-09T08:00:00Z"), ZoneOffset.UTC));
+      rows(ps);
+      assertEquals(planned, session.analyzer().plannedStatements(), "planned at prepare only");
+      assertEquals(ResultRows.rounded(ResultRows.of(direct, "SELECT COUNT(*) FROM TRIPS WHERE "
+          + "PICKUP_TS >= DATE '2024-03-01'")), ResultRows.rounded(march8));
+    }
     try (Connection c = connect()) {
       org.dpsql.session.DpsqlSession session = TestDatabase.session(c);
       session.setClock(Clock.fixed(Instant.parse("2024-03-08T08:00:00Z"), ZoneOffset.UTC));
@@ -443,7 +455,7 @@ class BoundValuesTest {
       SQLException e = assertThrows(SQLException.class, () -> ResultRows.of(c,
           "SELECT COUNT(*) FROM TRIPS WHERE PICKUP_TS >= NOW() - INTERVAL '1' DAY"));
       assertEquals("XDP03", e.getSQLState(), e.getMessage());
-      assertTrue(e.getMessage().contains("NOW = TIMESTAMP '2024-03-09 08:00:00'"),
+      assertTrue(e.getMessage().contains("= TIMESTAMP '2024-03-09 08:00:00'"),
           e.getMessage());
       assertEquals(before, spent(c));
     }

@@ -127,8 +127,8 @@ class FrontEndTest {
     AnalyzedStatement.Deferred banded = (AnalyzedStatement.Deferred) frontEnd.analyze(
         "SELECT CASE WHEN A < ? THEN 'a' ELSE 'b' END, COUNT(*) FROM T GROUP BY 1");
     assertNotNull(banded.binder(), "bound into its plan, not written as text");
-    AnalyzedStatement five = banded.binder().bind(List.of(5L));
-    AnalyzedStatement six = banded.binder().bind(List.of(6L));
+    AnalyzedStatement five = banded.binder().bind(List.of(5L), java.time.Instant.now());
+    AnalyzedStatement six = banded.binder().bind(List.of(6L), java.time.Instant.now());
     assertEquals(before + 1, frontEnd.plannedStatements(), "planned once");
     String fiveText = released(five).statement();
     String sixText = released(six).statement();

@@ -235,11 +235,22 @@ public final class RelationalPlanner {
      * This plan with {@code values} bound: each dynamic parameter replaced by a literal of its
      * value in the parameter's type (values as {@code sql.ParameterLiteral.value} converts them:
      * {@code Long}, {@code BigDecimal}, {@code String}, {@code Boolean}, {@code LocalDate}, {@code
-     * LocalDateTime}, {@code LocalTime}, null), as if the statement had been written with them.
+     * LocalDateTime}, {@code LocalTime}, null) and each clock call by {@code now} read in UTC, as
+     * if the statement had been written with them ({@link ParameterValues}).
      */
-    public Planned bound(List<Object> values) {
-      return new Planned(ParameterValues.bind(rel, values), List.of(),
-          () -> ParameterValues.bind(splittingLookupJoins.get(), values));
+    public Planned bound(List<Object> values, java.time.Instant now) {
+      return new Planned(ParameterValues.bind(rel, values, now), List.of(),
+          () -> ParameterValues.bind(splittingLookupJoins.get(), values, now));
+    }
+
+    /** Whether the plan calls the clock ({@code CURRENT_DATE}, {@code NOW()}, ...). */
+    public boolean readsClock() {
+      return ParameterValues.readsClock(rel);
+    }
+
+    /** What the plan's clock calls read at {@code now}, e.g. {@code CURRENT_DATE = 2024-03-08}. */
+    public List<String> clockValues(java.time.Instant now) {
+      return ParameterValues.clockValues(rel, now);
     }
   }
 
