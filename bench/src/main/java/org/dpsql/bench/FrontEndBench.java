@@ -125,42 +125,63 @@ public final class FrontEndBench {
   }
 
   /**
-   * A composite statement with bound values ({@code WHERE V > ? ... HAVING COUNT(*) > ?}): the
-   * time of executing the prepared statement with new values (bound, analysed, planned and
-   * released: the planning happens at execute), with the same values again (the bound statement
-   * and its release are reused: no parse, no plan, no charge), and of the same statement written
-   * with literals through a plain Statement (prepare and execute), each a median of 200 after 50
-   * warm-up executions, alternating.
+   * Statements with bound values, each planned once at prepare: the time of executing the
+   * prepared statement with new values, with the same values again (its release reused: no
+   * charge), and of the same statement written with literals through a plain Statement (prepare
+   * and execute), each a median of 200 after 50 warm-up executions, alternating.
    */
   static void boundValues(Connection c) throws SQLException {
-    // planned once at prepare: the values are bound to the release's filter at each execution
+    // the values bound to the release's filter at each execution
     boundValues(c, "SELECT G, COUNT(*) AS n FROM T WHERE V > ? AND G >= ? GROUP BY G ORDER BY n",
-        "SELECT G, COUNT(*) AS n FROM T WHERE V > %d AND G >= 0 GROUP BY G ORDER BY n",
-        "bind to the measurement, release");
-    // HAVING ?: planned at execute, once per new set of values
+        i -> new Object[] {-1_000_000 - i, 0},
+        i -> "SELECT G, COUNT(*) AS n FROM T WHERE V > " + (-1_000_000 - i)
+            + " AND G >= 0 GROUP BY G ORDER BY n", "bind to the measurement, release");
+    // a new filter value (a new release) and HAVING ? bound to the post-processing
     boundValues(c, "SELECT G, COUNT(*) AS n FROM T WHERE V > ? GROUP BY G HAVING COUNT(*) > ?",
-        "SELECT G, COUNT(*) AS n FROM T WHERE V > %d GROUP BY G HAVING COUNT(*) > 10",
-        "bind, analyse, plan, release");
+        i -> new Object[] {-1_000_000 - i, 10},
+        i -> "SELECT G, COUNT(*) AS n FROM T WHERE V > " + (-1_000_000 - i)
+            + " GROUP BY G HAVING COUNT(*) > 10", "bind, release, post-process");
+    // only HAVING ? new: post-processing of the same release, free
+    boundValues(c, "SELECT G, COUNT(*) AS n FROM T WHERE V > ? GROUP BY G HAVING COUNT(*) > ?",
+        i -> new Object[] {-2_000_000, i},
+        i -> "SELECT G, COUNT(*) AS n FROM T WHERE V > -2000000 GROUP BY G HAVING COUNT(*) > "
+            + i, "post-process the same release");
+    // a daily series between two timestamps: the values bound into the plan, the release checked
+    // (the bounds on day bins) and released
+    boundValues(c, "SELECT CAST(TS AS DATE) AS d, COUNT(*) AS n FROM T WHERE TS >= ? AND TS < ? "
+        + "GROUP BY CAST(TS AS DATE)", i -> new Object[] {day(i % 350),
+            day(i % 350 + 7 + i / 350)},
+        i -> "SELECT CAST(TS AS DATE) AS d, COUNT(*) AS n FROM T WHERE TS >= TIMESTAMP '"
+            + day(i % 350) + "' AND TS < TIMESTAMP '" + day(i % 350 + 7 + i / 350)
+            + "' GROUP BY CAST(TS AS DATE)", "bind into the plan, check, release");
+  }
+
+  /** Midnight of day {@code k} of 2024 (0: January 1). */
+  private static java.sql.Timestamp day(int k) {
+    return java.sql.Timestamp.valueOf(java.time.LocalDate.of(2024, 1, 1).plusDays(k)
+        .atStartOfDay());
   }
 
   /**
-   * Executions of the prepared {@code bound} (two parameters: a new first value each time, the
-   * second fixed), the same again with the same values, and the {@code literal} statement prepared
-   * and executed, alternating.
+   * Executions of the prepared {@code bound} with the values {@code values} gives for a new
+   * number each time, the same again with the same values, and the {@code literal} statement of a
+   * further number prepared and executed, alternating.
    */
-  static void boundValues(Connection c, String bound, String literal, String what)
-      throws SQLException {
-    int second = bound.contains("HAVING") ? 10 : 0;
+  static void boundValues(Connection c, String bound,
+      java.util.function.IntFunction<Object[]> values, java.util.function.IntFunction<String> literal,
+      String what) throws SQLException {
     int n = 250;
     double[][] ms = new double[3][n];
     int value = 0;
     try (java.sql.PreparedStatement ps = c.prepareStatement(bound)) {
       for (int i = 0; i < n; i++) {
-        ps.setInt(1, -1_000_000 - value++);
-        ps.setInt(2, second);
+        Object[] v = values.apply(value++);
+        for (int k = 0; k < v.length; k++) {
+          ps.setObject(k + 1, v[k]);
+        }
         ms[0][i] = timed(ps);
         ms[1][i] = timed(ps);
-        ms[2][i] = run(c, String.format(literal, -1_000_000 - value++));
+        ms[2][i] = run(c, literal.apply(value++));
       }
     }
     System.out.println("\nbound values, " + bound + " (ms, median of " + (n - 50) + ")");

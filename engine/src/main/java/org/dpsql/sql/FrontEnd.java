@@ -148,7 +148,7 @@ public final class FrontEnd {
               parameterInfos(relationalPlanner.describe(explicandum).parameterTypes()), plan,
               normalized);
         }
-        AnalyzedStatement planned = planned(sql, inner, normalized);
+        AnalyzedStatement planned = planned(sql, inner, normalized, t.namesPrivateTable);
         if (planned instanceof AnalyzedStatement.PassThrough) {
           throw SqlStates.notSupported("EXPLAIN PLAN FOR is for queries over private tables; "
               + "this one reads public tables only: run it directly");
@@ -181,7 +181,7 @@ public final class FrontEnd {
     if (template.bindsAtExecute()) {
       return deferred(sql, template, node, normalized, t);
     }
-    return planned(sql, node, normalized);
+    return planned(sql, node, normalized, t.namesPrivateTable);
   }
 
   /** EXPLAIN of an analysed private statement: describes it, spends nothing. */
@@ -248,7 +248,7 @@ public final class FrontEnd {
       String normalized, StatementTables t) throws SQLException {
     {
       try {
-        AnalyzedStatement probe = planned(sql, node, normalized);
+        AnalyzedStatement probe = planned(sql, node, normalized, t.namesPrivateTable);
         if (probe instanceof AnalyzedStatement.PassThrough
             || probe instanceof AnalyzedStatement.Deferred) {
           return probe; // public after all, or its values bound into its plan at execute
@@ -345,18 +345,21 @@ public final class FrontEnd {
    * parameter in a derived column (a time bound, a CASE, an aggregated expression) is planned
    * once its values are bound ({@link NeedsBinding}).
    *
-   * <p>Which tables a statement reads is decided here, on its plan: the tables {@link
-   * StatementTables} finds in the parse tree are an over-approximation that sends every statement
-   * that may read a private table here; one whose plan reads none (a CTE that only shares a
-   * private table's name) is public and passed through.
+   * <p>Which tables a statement reads: the tables {@link StatementTables} finds in the parse tree
+   * are an over-approximation that sends every statement that may read a private table here. One
+   * that names a private table where only a table can stand is private whatever its plan
+   * simplifies away (the backend runs the statement as written); one that only maybe reads one
+   * (an identifier below a table operator) and whose plan reads none is public and passed
+   * through.
    */
-  private AnalyzedStatement planned(String sql, SqlNode node, String normalized)
-      throws SQLException {
+  private AnalyzedStatement planned(String sql, SqlNode node, String normalized,
+      boolean namesPrivateTable) throws SQLException {
     planned.incrementAndGet();
     DpHint hint = statementHint(node);
     org.dpsql.sql.relational.RelationalPlanner.Planned plan = relationalPlanner.plan(node);
-    if (!privacyAnalysis.readsPrivateTable(plan.rel())) {
-      // the statement as written (validation rewrote the tree it was given)
+    if (!namesPrivateTable && !privacyAnalysis.readsPrivateTable(plan.rel())) {
+      // a statement that only maybe reads a private table (an identifier below a table
+      // operator) and whose plan reads none: public, as written (validation rewrote the tree)
       SqlNode written = parse(sql);
       if (written instanceof SqlExplain x) {
         written = x.getExplicandum();

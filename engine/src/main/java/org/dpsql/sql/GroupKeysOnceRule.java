@@ -17,7 +17,11 @@ final class GroupKeysOnceRule {
   /** Adds {@code key} to {@code keys}, or XDP03 when it is there already. */
   static void add(List<ColumnPolicy> keys, ColumnPolicy key) throws SQLException {
     if (keys.contains(key)) {
-      throw SqlStates.notSupported("GROUP BY names " + key.name() + " twice");
+      // a derived column's name (DPSQL_X0) is dpsql's own: the user wrote two expressions
+      throw SqlStates.notSupported(key.name().startsWith("DPSQL_")
+          ? "GROUP BY names one expression twice (two grouped expressions compute the same "
+              + "value from the same column): group by it once"
+          : "GROUP BY names " + key.name() + " twice: group by it once");
     }
     keys.add(key);
   }

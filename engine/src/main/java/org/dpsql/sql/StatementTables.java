@@ -35,6 +35,12 @@ import org.dpsql.policy.TablePolicy;
 final class StatementTables {
   final Set<TablePolicy> privateTables = new HashSet<>();
   final Set<TablePolicy> publicTables = new HashSet<>();
+  /**
+   * Whether a private table is named where only a table can stand (a FROM item, {@code TABLE t}):
+   * then the statement reads it, whatever its plan simplifies away; otherwise a private table is
+   * only maybe read (an identifier below a table operator) and the plan decides.
+   */
+  boolean namesPrivateTable;
   boolean system;
 
   private StatementTables() {}
@@ -94,6 +100,7 @@ final class StatementTables {
             + " and the DPSQL system tables", "42S02");
       }
       (t.get().isPublic() ? tables.publicTables : tables.privateTables).add(t.get());
+      tables.namesPrivateTable |= !t.get().isPublic();
     }
     return tables;
   }

@@ -32,6 +32,6 @@ class GroupKeysOnceRuleTest {
         "GROUP BY names STATE twice");
     // two grouped fields computing one derived column
     assertRefused("XDP03", "SELECT a, b, COUNT(*) FROM (SELECT UPPER(STATE) a, UPPER(STATE) b "
-        + "FROM TRIPS) s GROUP BY a, b", "GROUP BY names", "twice");
+        + "FROM TRIPS) s GROUP BY a, b", "GROUP BY names one expression twice");
   }
 }

@@ -395,10 +395,12 @@ public final class PrivacyAnalysis {
   /** XDP02 naming the private table whose rows {@code node} would return. */
   private SQLException rawRows(RelNode node) {
     TablePolicy t = privateTableOf(node);
-    String table = t == null ? "?" : t.name();
-    return SqlStates.notAllowed("this statement would return raw rows of private table " + table
-        + "; ask for aggregates instead (COUNT(*), COUNT(col), SUM(col), AVG(col), with GROUP BY "
-        + "over columns with a public domain), e.g. SELECT COUNT(*) FROM " + table);
+    String table = t == null ? "T" : t.name();
+    return SqlStates.notAllowed("this statement would return raw rows of "
+        + (t == null ? "a private table" : "private table " + table) + " (or rows that depend on "
+        + "them) and releases no aggregate; ask for aggregates instead (COUNT(*), COUNT(col), "
+        + "SUM(col), AVG(col), with GROUP BY over columns with a public domain), e.g. SELECT "
+        + "COUNT(*) FROM " + table);
   }
 
 }
