@@ -56,7 +56,7 @@ final class AuditCases {
         variance(), distinctUnits(), distinctValues(), privateJoin(), privateLeftJoin(),
         privateSemiJoin(), median(), quartiles(), medianWithCount(), privateKeys(), parameterizedSubquery(),
         boundFilter(),
-        relativeDateSeries());
+        relativeDateSeries(), boundTimeRange());
   }
 
   static final String PURE = "budget:\n  accounting: pure\n  per_connection: {epsilon: 20}\n"
@@ -574,13 +574,13 @@ final class AuditCases {
 
   /**
    * {@link #relationalSubquery()} as an application runs it: a prepared statement whose
-   * subquery's filter takes two bound parameters (G = 'A', AGE >= 0), bound to literals at
-   * execute and then released on the relational path like the literal statement.
+   * subquery's filter takes two bound parameters (G = 'A', AGE >= 0), planned once at prepare:
+   * the values bound to the release's measurement, the arithmetic above it post-processing.
    */
   static AuditCase parameterizedSubquery() {
     return new AuditCase("parameterized-subquery", "COUNT(*) in a subquery with arithmetic above "
-            + "it, its filter values bound as parameters (G = ?, AGE >= ?; bound at execute, "
-            + "then the relational front end), geometric, pure ε = 2 (default_query)",
+            + "it, its filter values bound as parameters (G = ?, AGE >= ?; planned once, bound "
+            + "to the release's measurement), geometric, pure ε = 2 (default_query)",
         aggregateBackground(), aggregateUnit(), aggregatePolicy(PURE_DEFAULT_2, ""),
         "SELECT n * 2 + 1 AS X FROM (SELECT COUNT(*) AS n FROM T WHERE G = ? AND AGE >= ?) s",
         ReleasedValue.single("X"), BackendFault.BOUNDING_OFF, List.of(), List.of("A", 0), null);
@@ -616,5 +616,24 @@ final class AuditCases {
         ReleasedValue.cell("D", java.sql.Date.valueOf("2024-01-04"), "N"),
         BackendFault.BOUNDING_OFF, List.of(), List.of(),
         java.time.Instant.parse("2024-01-04T12:00:00Z"));
+  }
+
+  /**
+   * {@link #timeSeries()} as a dashboard runs it: a prepared daily series whose two TIMESTAMP
+   * parameters bound its range (TS >= 2024-01-02, TS < 2024-01-06). The bounds decide which cells
+   * are released, so the values are bound into the plan made at prepare and the release checked
+   * with them (each bound on a bin start) at execute.
+   */
+  static AuditCase boundTimeRange() {
+    return new AuditCase("bound-time-range", "COUNT(*) GROUP BY CAST(TS AS DATE) WHERE TS >= ? "
+            + "AND TS < ? (planned once; the bounds bound into the plan at execute, on day bin "
+            + "starts), pure ε = 2 (default_query)", aggregateBackground(), aggregateUnit(),
+        aggregatePolicy(PURE_DEFAULT_2, "      TS: {min: 2024-01-01, max: 2024-01-07, bin: 1 day}\n"),
+        "SELECT CAST(TS AS DATE) AS D, COUNT(*) AS N FROM T WHERE TS >= ? AND TS < ? "
+            + "GROUP BY CAST(TS AS DATE)",
+        ReleasedValue.cell("D", java.sql.Date.valueOf("2024-01-04"), "N"),
+        BackendFault.BOUNDING_OFF, List.of(), List.of(
+            java.sql.Timestamp.valueOf("2024-01-02 00:00:00"),
+            java.sql.Timestamp.valueOf("2024-01-06 00:00:00")), null);
   }
 }

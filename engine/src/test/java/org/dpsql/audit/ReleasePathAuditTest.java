@@ -58,7 +58,8 @@ class ReleasePathAuditTest {
       Map.entry("private-keys", new int[] {150, 700}),
       // values bound at execute, then the relational front end
       Map.entry("parameterized-subquery", new int[] {40, 150}),
-      Map.entry("relative-date-series", new int[] {40, 150}));
+      Map.entry("relative-date-series", new int[] {40, 150}),
+      Map.entry("bound-time-range", new int[] {40, 150}));
   /** The count with geometric noise must reach this share of its ε (the tightness bar). */
   static final double COUNT_GEOMETRIC_TIGHTNESS = 0.8;
 
