@@ -132,7 +132,7 @@ public final class FrontEnd {
           // parameters and the clock are bound at execute; EXPLAIN then shows the bound values
           AnalyzedStatement.Deferred bound = null;
           try {
-            bound = boundAtExecute(sql, inner, normalized, plan, FrontEnd::explained);
+            bound = boundAtExecute(sql, inner, normalized, plan, p -> explained(p, normalized));
           } catch (SQLException e) {
             if (e.getMessage() == null || !e.getMessage().startsWith("SQL validation error")) {
               throw e;
@@ -153,7 +153,7 @@ public final class FrontEnd {
           throw SqlStates.notSupported("EXPLAIN PLAN FOR is for queries over private tables; "
               + "this one reads public tables only: run it directly");
         }
-        return explained(planned);
+        return explained(planned, normalized);
       }
       default -> { }
     }
@@ -184,9 +184,11 @@ public final class FrontEnd {
     return planned(sql, node, normalized, t.namesPrivateTable);
   }
 
-  /** EXPLAIN of an analysed private statement: describes it, spends nothing. */
-  private static AnalyzedStatement explained(AnalyzedStatement planned) {
-    String normalized = "EXPLAIN PLAN FOR " + planned.normalizedSql();
+  /**
+   * EXPLAIN of an analysed private statement ({@code normalized}: the EXPLAIN statement's text):
+   * describes it, spends nothing.
+   */
+  private static AnalyzedStatement explained(AnalyzedStatement planned, String normalized) {
     if (planned instanceof AnalyzedStatement.PrivateAggregate p) {
       return new AnalyzedStatement.Explain(p.query(), normalized,
           p.released() == null ? null : p.released().statement());
@@ -239,38 +241,36 @@ public final class FrontEnd {
   }
 
   /**
-   * A private statement with parameters or clock calls, bound at execute. A single aggregate
-   * statement is analysed at prepare with its parameters kept (its checks and result columns come
-   * from that analysis, as before); any other statement is validated (its result and parameter
-   * types), and analysed once its values are bound.
+   * A private statement with parameters or clock calls. It is planned once now ({@link
+   * #planned}): its values bound where they stand at each execution, or into its plan when they
+   * decide what is released. Only a statement whose parameters validation cannot type (or one the
+   * plan does not hold every parameter of) is described by validation here and bound as text at
+   * execute (its values written as literals of their own types, the statement planned once per
+   * distinct values).
    */
   private AnalyzedStatement deferred(String sql, StatementTemplate template, SqlNode node,
       String normalized, StatementTables t) throws SQLException {
-    {
-      try {
-        AnalyzedStatement probe = planned(sql, node, normalized, t.namesPrivateTable);
-        if (probe instanceof AnalyzedStatement.PassThrough
-            || probe instanceof AnalyzedStatement.Deferred) {
-          return probe; // public after all, or its values bound into its plan at execute
-        }
-        List<AnalyzedStatement.ParameterInfo> params =
-            probe instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
-                : probe instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters()
-                : probe instanceof AnalyzedStatement.Composite c ? c.parameters() : null;
-        if (params != null && params.size() == template.parameterCount()) {
-          // planned once: its values are bound to the release's filter at each execution
-          return probe;
-        }
-      } catch (NeedsBinding | org.dpsql.sql.relational.CoreAggregate.NeedsValues e) {
-        // post-processing or a derived column with a parameter: described below, planned with
-        // its values bound
-      } catch (SQLException e) {
-        if (e.getMessage() == null || !e.getMessage().startsWith("SQL validation error")) {
-          throw e;
-        }
-        // a parameter Calcite cannot type where it stands: described below with NULL in its
-        // place, planned with its values bound
+    try {
+      AnalyzedStatement probe = planned(sql, node, normalized, t.namesPrivateTable);
+      if (probe instanceof AnalyzedStatement.PassThrough
+          || probe instanceof AnalyzedStatement.Deferred) {
+        return probe; // public after all, or its values bound into its plan at execute
       }
+      List<AnalyzedStatement.ParameterInfo> params =
+          probe instanceof AnalyzedStatement.PrivateAggregate p ? p.parameters()
+              : probe instanceof AnalyzedStatement.PrivateWorkload w ? w.parameters()
+              : probe instanceof AnalyzedStatement.Composite c ? c.parameters() : null;
+      if (params != null && params.size() == template.parameterCount()) {
+        return probe; // planned once: its values bound where they stand at each execution
+      }
+    } catch (NeedsBinding | org.dpsql.sql.relational.CoreAggregate.NeedsValues e) {
+      // a parameter validation could not type: described below, bound as text
+    } catch (SQLException e) {
+      if (e.getMessage() == null || !e.getMessage().startsWith("SQL validation error")) {
+        throw e;
+      }
+      // a parameter Calcite cannot type where it stands: described below with NULL in its
+      // place, bound as text
     }
     // the clock's values do not change the types: any instant describes the statement
     String described = template.withClock(java.time.Instant.now());
@@ -342,8 +342,9 @@ public final class FrontEnd {
    * ({@link SingleRelease}); any other is a {@link AnalyzedStatement.Composite} whose
    * post-processing runs over the released rows. Dynamic parameters are kept where they stand (a
    * release's filter, its limit, the post-processing, a public input); a statement with a
-   * parameter in a derived column (a time bound, a CASE, an aggregated expression) is planned
-   * once its values are bound ({@link NeedsBinding}).
+   * parameter or a clock call that decides what is released (a time bound, a CASE, an aggregated
+   * expression) is a {@link AnalyzedStatement.Deferred} whose values are bound into this plan at
+   * execute.
    *
    * <p>Which tables a statement reads: the tables {@link StatementTables} finds in the parse tree
    * are an over-approximation that sends every statement that may read a private table here. One
