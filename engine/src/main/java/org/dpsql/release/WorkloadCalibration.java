@@ -49,7 +49,11 @@ import org.dpsql.sql.Mechanism;
  * <p>Choice: {@code auto} computes the expected total squared error of every candidate strategy
  * from the formula (no data) and takes the lowest; a named mechanism ({@code identity},
  * {@code hierarchical}, {@code wavelet}, {@code fourier}, {@code eigen}) is used as asked if it can
- * represent the workload.
+ * represent the workload. The workload's own rows are a candidate whenever it has fewer queries
+ * than cells and integer rows of at most {@link #MAX_DIRECT_NONZEROS} non-zeros, whatever the
+ * number of cells: answered by least squares when their rows can be solved, else by their own
+ * measurements ({@link #ownRowsCandidate}: the same measurement and charge, no cell estimates),
+ * which a release that must return cell estimates does not use.
  */
 public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasurement) {
 

@@ -48,7 +48,8 @@ import org.junit.jupiter.api.Test;
  *       (ledger source {@code synopsis}) and return the same answers;
  *   <li>a range that is not one of the measured ones is not answered from the release (no cell
  *       estimates, no least squares): it is measured anew and charged;
- *   <li>the kept synopsis has no cell estimates.
+ *   <li>the kept synopsis has no cell estimates; written for a ledger store and read back, it
+ *       answers its queries as before.
  * </ul>
  */
 class OwnRowReleaseTest {
@@ -119,11 +120,13 @@ class OwnRowReleaseTest {
         SplittableRandom q = new SplittableRandom(3000);
         List<AggregateQuery> parts = new ArrayList<>();
         long[] truth = new long[PARTS];
+        int[][] bounds = new int[PARTS][];
         java.util.Set<Long> ranges = new java.util.HashSet<>();
         for (int p = 0; p < PARTS; p++) {
           int a = q.nextInt(CELLS);
           int b = q.nextInt(CELLS);
           parts.add(range(template, Math.min(a, b), Math.max(a, b)));
+          bounds[p] = new int[] {Math.min(a, b), Math.max(a, b)};
           ranges.add(Math.min(a, b) * (long) CELLS + Math.max(a, b));
           for (int h = Math.min(a, b); h <= Math.max(a, b); h++) {
             truth[p] += x[h];
@@ -153,6 +156,15 @@ class OwnRowReleaseTest {
         assertNull(kept.values(), "answered by its own measurements: no cell estimates");
         assertTrue(kept.mechanism().equals("discrete_gaussian"), kept.mechanism());
         PrivacyCost spent = accountant.spent();
+        // kept by a ledger store: the measured values and the rows are written, read back the same
+        Synopsis back = ReleaseCodec.readSynopsis(ReleaseCodec.synopsis(kept), session.policy());
+        assertNull(back.values());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(kept.estimate().measuredValues(),
+            back.estimate().measuredValues());
+        double[] part17 = new double[CELLS];
+        java.util.Arrays.fill(part17, bounds[17][0], bounds[17][1] + 1, 1.0);
+        assertEquals((Double) first.rows().get(17)[0], back.estimate().answer(part17), 1e-9);
+        assertEquals(kept.estimate().variance(part17), back.estimate().variance(part17), 0);
 
         // a subset of its parts, and one part alone (the same queries asked again): free, the
         // same answers (the whole statement again takes the same path; its plan alone costs 5 s

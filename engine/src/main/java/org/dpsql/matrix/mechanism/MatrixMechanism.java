@@ -152,13 +152,27 @@ public final class MatrixMechanism {
 
   /**
    * Steps 1 and 2: measures and returns the least-squares estimate, or (answering own rows) the
-   * estimate that answers the measured queries by their own measurements.
+   * estimate that answers the measured queries by their own measurements. The factorisation is
+   * prepared before anything is measured (a strategy it refuses draws no noise). Should the
+   * least-squares solve of this measurement fail (conjugate gradients on a single stored factor
+   * that passed its probe but not this right-hand side), the same measurement is answered by its
+   * own rows instead ({@link OwnRowAnswers}): post-processing of the same release, whose error for
+   * the workload's own rows is at most the bound the direct strategy was scored by.
    */
   public Estimate run(long[] x, NoiseSpec spec, RandomBits random) {
     if (ownRows != null) {
       return Estimate.ofOwnRows(ownRows, measure(x, spec, random));
     }
-    return inference().estimate(measure(x, spec, random));
+    LeastSquares ls = inference();
+    Measurement y = measure(x, spec, random);
+    try {
+      return ls.estimate(y);
+    } catch (IllegalStateException unsolved) {
+      if (strategy.factors().size() != 1 || strategy.factors().get(0).sine() != null) {
+        throw unsolved;
+      }
+      return Estimate.ofOwnRows(OwnRowAnswers.of(strategy), y);
+    }
   }
 
   private void requireCounts(long[] x) {
