@@ -52,6 +52,8 @@ public final class OwnRowAnswers {
   private final double[] firstSquares;
   /** Hash of a normalised row → the classes with that hash (usually one). */
   private final Map<Long, int[]> byHash;
+  /** Per class: its first measured row, to which a query is compared. */
+  private final int[] representatives;
 
   private OwnRowAnswers(LatticeStrategy strategy) {
     if (strategy.factors().size() != 1 || strategy.factors().get(0).sine() != null) {
@@ -119,8 +121,6 @@ public final class OwnRowAnswers {
     this.byHash = hashes;
     this.representatives = Arrays.copyOf(representative, classes);
   }
-
-  private final int[] representatives;
 
   /** The answers of the rows of {@code strategy} (one stored factor, e.g. the workload's rows). */
   public static OwnRowAnswers of(LatticeStrategy strategy) {
