@@ -360,7 +360,7 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     Mechanism m = t.pure() ? Mechanism.GEOMETRIC : Mechanism.DISCRETE_GAUSSIAN;
     String signature = StrategyCache.signature(t.key(), design);
     if (UNSOLVABLE.containsKey(signature)) {
-      return ownRowsCandidate(t, m, design);
+      return ownRowsCandidate(t, m, design, null);
     }
     if (DESIGNS.get(signature) == null) {
       DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
@@ -369,13 +369,13 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
       }
       try {
         // its least squares prepared once now (O(nnz), not kept: only a chosen strategy enters
-        // the strategy cache): rows too ill-conditioned for conjugate gradients are refused here,
-        // before anything is measured or charged
+        // the strategy cache): rows too ill-conditioned for conjugate gradients are found here,
+        // before anything is measured or charged, and answered by their own measurements
         org.dpsql.matrix.mechanism.LeastSquares.of(
             org.dpsql.matrix.mechanism.LatticeStrategy.round(a));
       } catch (IllegalStateException unsolvable) {
         UNSOLVABLE.put(signature, Boolean.TRUE);
-        return ownRowsCandidate(t, m, design);
+        return ownRowsCandidate(t, m, design, a);
       }
     }
     return t.candidate(m, design, () -> {
@@ -394,16 +394,19 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
    * ‖A‖² Σ_k 1/c_k²} when no two queries are parallel), which is the least-squares candidate's
    * stated bound. Its release has no cell estimates and its answers are not mutually consistent;
    * a later query is free only if it is one of the measured queries. {@code null} when the release
-   * must have cell estimates.
+   * must have cell estimates. {@code built}: the strategy when just built for the probe, else
+   * null.
    */
-  private static Candidate ownRowsCandidate(Target t, Mechanism m, String design) {
+  private static Candidate ownRowsCandidate(Target t, Mechanism m, String design,
+      DirectStrategy built) {
     if (t.cells()) {
       return null;
     }
     String signature = StrategyCache.signature(t.key(), design + "-own");
     Designed d = DESIGNS.get(signature);
     if (d == null) {
-      DirectStrategy a = DirectStrategy.forWorkload(t.w(), t.pure(), MAX_DIRECT_NONZEROS);
+      DirectStrategy a = built != null ? built
+          : DirectStrategy.forWorkload(t.w(), t.pure(), MAX_DIRECT_NONZEROS);
       double exact = org.dpsql.matrix.mechanism.OwnRowAnswers.of(
           org.dpsql.matrix.mechanism.LatticeStrategy.round(a)).totalUnitVariance(t.w());
       double l1 = a.maxColumnAbsSum();

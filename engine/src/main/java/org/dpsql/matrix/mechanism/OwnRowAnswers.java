@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.dpsql.matrix.SparseRows;
+import org.dpsql.matrix.SparseWorkload;
 import org.dpsql.matrix.Workload;
 
 /**
@@ -172,15 +173,20 @@ public final class OwnRowAnswers {
 
   /** The class of measured rows parallel to the query {@code (support, values)}, or −1. */
   private int classOf(int[] support, double[] values) {
+    return classOf(support, t -> values[t]);
+  }
+
+  /** The same, with the query's values given by position in its support. */
+  private int classOf(int[] support, Value values) {
     if (support.length == 0) {
       return -1;
     }
-    long h = hash(support, 0, support.length, t -> values[t]);
+    long h = hash(support, 0, support.length, values);
     int[] known = byHash.get(h);
     if (known == null) {
       return -1;
     }
-    double first = values[0];
+    double first = values.at(0);
     for (int c : known) {
       int r = representatives[c];
       if (starts[r + 1] - starts[r] != support.length) {
@@ -190,7 +196,7 @@ public final class OwnRowAnswers {
       boolean same = true;
       for (int t = 0; t < support.length && same; t++) {
         int a = starts[r] + t;
-        same = cols[a] == support[t] && nums[a] / fr + 0.0 == values[t] / first + 0.0;
+        same = cols[a] == support[t] && nums[a] / fr + 0.0 == values.at(t) / first + 0.0;
       }
       if (same) {
         return c;
@@ -243,7 +249,7 @@ public final class OwnRowAnswers {
       return false;
     }
     for (int i = 0; i < rows.count(); i++) {
-      if (classOf(rows.support(i), rows.values(i)) < 0) {
+      if (rows.classIn(this, i) < 0) {
         return false;
       }
     }
@@ -299,8 +305,8 @@ public final class OwnRowAnswers {
     Rows rows = requireRows(w);
     double[] out = new double[rows.count()];
     for (int i = 0; i < out.length; i++) {
-      int c = require(classOf(rows.support(i), rows.values(i)), "query " + i + " of " + w);
-      out[i] = answer(c, rows.values(i)[0], y);
+      int c = require(rows.classIn(this, i), "query " + i + " of " + w);
+      out[i] = answer(c, rows.first(i), y);
     }
     return out;
   }
@@ -328,8 +334,8 @@ public final class OwnRowAnswers {
     Rows rows = requireRows(w);
     double t = 0;
     for (int i = 0; i < rows.count(); i++) {
-      int c = require(classOf(rows.support(i), rows.values(i)), "query " + i + " of " + w);
-      double f = rows.values(i)[0];
+      int c = require(rows.classIn(this, i), "query " + i + " of " + w);
+      double f = rows.first(i);
       t += f * f / firstSquares[c];
     }
     return t;
@@ -347,12 +353,18 @@ public final class OwnRowAnswers {
     return rows;
   }
 
-  /** A workload's queries as sparse rows: its integer rows, else its explicit rows. */
-  private record Rows(int[] starts, int[] support, double[] values) {
+  /**
+   * A workload's queries as sparse rows: a predicate workload's cell lists as they are (values 1),
+   * else its integer rows, else its explicit rows.
+   */
+  private record Rows(int[] starts, int[] support, double[] values, SparseWorkload predicates) {
     /** The most non-zeros listed. */
     static final long MAX_NON_ZEROS = 100_000_000L;
 
     static Rows of(Workload w) {
+      if (w instanceof SparseWorkload p) {
+        return new Rows(null, null, null, p);
+      }
       SparseRows r = SparseRows.of(w, MAX_NON_ZEROS);
       if (r != null) {
         long[] e = r.entries();
@@ -360,7 +372,7 @@ public final class OwnRowAnswers {
         for (int k = 0; k < e.length; k++) {
           v[k] = e[k];
         }
-        return new Rows(r.rowStarts(), r.columnIndices(), v);
+        return new Rows(r.rowStarts(), r.columnIndices(), v, null);
       }
       if (w.queries() * (double) w.cells() > Workload.MAX_EXPLICIT_ENTRIES) {
         return null;
@@ -380,19 +392,26 @@ public final class OwnRowAnswers {
       }
       s[m.length] = c.size();
       return new Rows(s, c.stream().mapToInt(Integer::intValue).toArray(),
-          v.stream().mapToDouble(Double::doubleValue).toArray());
+          v.stream().mapToDouble(Double::doubleValue).toArray(), null);
     }
 
     int count() {
-      return starts.length - 1;
+      return predicates != null ? (int) predicates.queries() : starts.length - 1;
     }
 
-    int[] support(int i) {
-      return Arrays.copyOfRange(support, starts[i], starts[i + 1]);
+    /** The class of {@code own}'s measured rows parallel to query {@code i}, or −1. */
+    int classIn(OwnRowAnswers own, int i) {
+      if (predicates != null) {
+        return own.classOf(predicates.row(i), t -> 1.0);
+      }
+      int from = starts[i];
+      return own.classOf(Arrays.copyOfRange(support, from, starts[i + 1]),
+          t -> values[from + t]);
     }
 
-    double[] values(int i) {
-      return Arrays.copyOfRange(values, starts[i], starts[i + 1]);
+    /** The first non-zero value of query {@code i} (of a query with one). */
+    double first(int i) {
+      return predicates != null ? 1.0 : values[starts[i]];
     }
   }
 }
