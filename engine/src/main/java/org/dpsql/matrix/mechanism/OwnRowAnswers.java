@@ -37,8 +37,8 @@ import org.dpsql.matrix.Workload;
  * </ul>
  *
  * Privacy: answering is post-processing of the released measurement {@code y}; it reads no data
- * and costs nothing. Memory {@code O(m)} beside the strategy's {@code O(nnz)}. Immutable and
- * thread-safe.
+ * and costs nothing. Memory: a copy of the strategy's {@code O(nnz)} rows and an {@code O(m)}
+ * index; built in {@code O(nnz)} expected time. Immutable and thread-safe.
  */
 public final class OwnRowAnswers {
   private final LatticeStrategy strategy;
