@@ -72,6 +72,33 @@ class OwnRowPoolingTest {
     NoiseSpec spec = NoiseSpec.zcdp(Rational.of(new BigDecimal("0.5")));
     double v = mm.calibrate(spec).unitVariance();
     assertEquals(16, v, 1e-6 * 16);
+    check(mm, spec, v, 2.0, 2026);
+  }
+
+  /**
+   * Under pure DP (ε = 1) the noise is discrete Laplace of scale {@code t = S₁/ε = 6} ({@code S₁ =
+   * 3 + 1 + 2} at cell 1), {@code q = e^(−1/t)}: {@code Var[Z²]/Var[Z]² = (1 + 10q + q²)/(2q) − 1
+   * ≈ 5.01} (from {@code E Z² = 2q/(1−q)²}, {@code E Z⁴ = 2q(1 + 10q + q²)/(1−q)⁴}), which bounds the
+   * pooled query's ratio too (a sum of independent terms has a smaller excess kurtosis): the
+   * tolerance is {@code ±4.89 √(ratio/R)}.
+   */
+  @Test
+  void releasesUnderPureDpAreUnbiasedWithTheStatedVariance() {
+    MatrixMechanism mm = MatrixMechanism.answeringOwnRows(strategy());
+    NoiseSpec spec = NoiseSpec.pureDp(Rational.of(1));
+    double v = mm.calibrate(spec).unitVariance();
+    double q = Math.exp(-1 / 6.0);
+    assertEquals(2 * q / ((1 - q) * (1 - q)), v, 1e-9 * v);
+    check(mm, spec, v, (1 + 10 * q + q * q) / (2 * q) - 1, 77);
+  }
+
+  /**
+   * {@code R} releases of {@code x}; per query, the mean squared error over the stated variance
+   * within {@code ±4.89 √(kurtosisRatio/R)} of 1 and the mean error within {@code ±4.89
+   * √(Var/R)} of 0.
+   */
+  private static void check(MatrixMechanism mm, NoiseSpec spec, double v, double kurtosisRatio,
+      long seed) {
     long[] x = {4, 0, 9, 2, 5};
     double[][] queries = {{1, 1, 0, 0, 0}, {0, 1, 1, 0, 0}, {0, 0, 0, 1, 2}};
     double[] truth = {4, 9, 12};
@@ -79,7 +106,7 @@ class OwnRowPoolingTest {
     int releases = 4000;
     double[] squared = new double[3];
     double[] sum = new double[3];
-    SeededRandomBits random = new SeededRandomBits(2026);
+    SeededRandomBits random = new SeededRandomBits(seed);
     for (int r = 0; r < releases; r++) {
       Estimate e = mm.run(x, spec, random);
       assertFalse(e.hasCells());
@@ -93,7 +120,8 @@ class OwnRowPoolingTest {
       }
     }
     for (int q = 0; q < 3; q++) {
-      assertEquals(1, squared[q] / releases / stated[q], 4.89 * Math.sqrt(2.0 / releases),
+      assertEquals(1, squared[q] / releases / stated[q],
+          4.89 * Math.sqrt(kurtosisRatio / releases),
           "query " + q + ": empirical / stated variance");
       assertEquals(0, sum[q] / releases, 4.89 * Math.sqrt(stated[q] / releases),
           "query " + q + ": mean error");
