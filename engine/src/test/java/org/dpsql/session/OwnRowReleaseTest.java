@@ -42,6 +42,8 @@ import org.junit.jupiter.api.Test;
  * with a noise-free budget (ρ = 10⁸ per statement, noise standard deviation below 0.003):
  *
  * <ul>
+ *   <li>{@code EXPLAIN PLAN FOR} names the strategy {@code OwnAnswers(Direct(...))}, says it is
+ *       answered by its own measurements, and states the expected RMSE the ledger records;
  *   <li>the answers equal the backend's counts, and the statement is charged once, as {@code
  *       discrete_gaussian} with the stated RMSE of its own measurements;
  *   <li>a subset of its parts and one of its parts as a single query, asked again, are free
@@ -140,6 +142,16 @@ class OwnRowReleaseTest {
         WorkloadExecutor ex = new WorkloadExecutor(session.policy(), accountant, null,
             new SeededRandomBits(11), measurer, Releases.inMemory(session.policy()));
 
+        // EXPLAIN PLAN FOR the batch: its own rows, answered by their own measurements
+        StringBuilder explained = new StringBuilder();
+        for (Object[] row : ExplainTable.plan(workload, session).rows()) {
+          explained.append(row[0]).append('\n');
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("strategy OwnAnswers\\(Direct\\("
+            + "Predicates\\(2100x4000\\)\\)\\), expected RMSE per query ([0-9.]+)").matcher(explained);
+        assertTrue(m.find(), explained.toString());
+        assertTrue(explained.toString().contains("answered by its own measurements"),
+            explained.toString());
         long started = System.nanoTime();
         ResultTable first = ex.release(workload, "the 2,100 ranges", List.of());
         System.out.printf("%d ranges over %d bins released in %.2f s%n", PARTS, CELLS,
@@ -152,6 +164,8 @@ class OwnRowReleaseTest {
         assertEquals("discrete_gaussian", charged.mechanism());
         assertTrue(charged.expectedRmse() > 0 && charged.expectedRmse() < 0.01,
             "noise-free RMSE " + charged.expectedRmse());
+        assertEquals(Double.parseDouble(m.group(1)), charged.expectedRmse(),
+            1e-3 * charged.expectedRmse(), "EXPLAIN's expected RMSE is the one charged");
         Synopsis kept = ex.synopses().get(0);
         assertNull(kept.values(), "answered by its own measurements: no cell estimates");
         assertTrue(kept.mechanism().equals("discrete_gaussian"), kept.mechanism());
