@@ -49,7 +49,11 @@ import org.dpsql.sql.Mechanism;
  * <p>Choice: {@code auto} computes the expected total squared error of every candidate strategy
  * from the formula (no data) and takes the lowest; a named mechanism ({@code identity},
  * {@code hierarchical}, {@code wavelet}, {@code fourier}, {@code eigen}) is used as asked if it can
- * represent the workload.
+ * represent the workload. The workload's own rows are a candidate whenever it has fewer queries
+ * than cells and integer rows of at most {@link #MAX_DIRECT_NONZEROS} non-zeros, whatever the
+ * number of cells: answered by least squares when their rows can be solved, else by their own
+ * measurements ({@link #ownRowsCandidate}: the same measurement and charge, no cell estimates),
+ * which a release that must return cell estimates does not use.
  */
 public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasurement) {
 
@@ -66,9 +70,20 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     }
   }
 
-  /** A strategy with its expected root mean squared error per query (real units). */
+  /**
+   * A strategy with its expected root mean squared error per query (real units); {@code
+   * cellEstimates} false when its release answers only the workload's own queries by their own
+   * measurements ({@link MatrixMechanism#answeringOwnRows}: no cell estimates, no least squares).
+   */
   public record Candidate(Mechanism mechanism, String strategyName, double rmse,
-      Supplier<MatrixMechanism> prepared) {}
+      Supplier<MatrixMechanism> prepared, boolean cellEstimates) {
+
+    /** A least-squares candidate (its release has cell estimates). */
+    public Candidate(Mechanism mechanism, String strategyName, double rmse,
+        Supplier<MatrixMechanism> prepared) {
+      this(mechanism, strategyName, rmse, prepared, true);
+    }
+  }
 
   private static final StrategyCache CACHE = StrategyCache.defaultCache();
 
@@ -86,6 +101,22 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
   public static WorkloadCalibration calibrate(Accounting accounting, BudgetAmount defaultQuery,
       BigDecimal reportingDelta, DpHint hint, List<Measurement> measurements,
       List<? extends Workload> workloads, int maxRowsPerUnit) throws SQLException {
+    return calibrate(accounting, defaultQuery, reportingDelta, hint, measurements, workloads,
+        maxRowsPerUnit, false);
+  }
+
+  /**
+   * Calibrates a workload whose release must have cell estimates when {@code cellEstimates} (a
+   * {@code DPSQL.WORKLOAD} asked for its cells): candidates answering only the workload's own
+   * queries by their own measurements are then not offered.
+   *
+   * @throws SQLException as {@link #calibrate(Accounting, BudgetAmount, BigDecimal, DpHint, List,
+   *     List, int)}
+   */
+  public static WorkloadCalibration calibrate(Accounting accounting, BudgetAmount defaultQuery,
+      BigDecimal reportingDelta, DpHint hint, List<Measurement> measurements,
+      List<? extends Workload> workloads, int maxRowsPerUnit, boolean cellEstimates)
+      throws SQLException {
     NoisePlan.Budget budget = NoisePlan.budget(accounting, defaultQuery, reportingDelta, hint);
     int a = measurements.size();
     PrivacyCost charge;
@@ -128,7 +159,7 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
           ? 2 / Math.pow(epsShare.divide(c).doubleValue(), 2)
           : 1 / (2 * rhoShare.divide(Rational.of(c).square()).doubleValue());
       Target target = new Target(w, StrategyCache.workloadSignature(w),
-          accounting == Accounting.PURE, factor, unit);
+          accounting == Accounting.PURE, factor, unit, cellEstimates);
       List<Candidate> candidates = candidates(target);
       Candidate chosen = choose(candidates, hint.mechanism(), w);
       // the svdb bound holds for L2 (Gaussian) noise; it comes with the Eigen-Design
@@ -169,9 +200,11 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
 
   /**
    * One data vector: its workload, the workload's cache signature (computed once), the noise (L1
-   * for pure DP, else L2) and the factors turning a unit-noise total error into an RMSE.
+   * for pure DP, else L2), the factors turning a unit-noise total error into an RMSE, and whether
+   * its release must have cell estimates.
    */
-  private record Target(Workload w, String key, boolean pure, double factor, double unit) {
+  private record Target(Workload w, String key, boolean pure, double factor, double unit,
+      boolean cells) {
 
     /** The candidate {@code mechanism} with the strategy {@code design} makes (cached by name). */
     Candidate candidate(Mechanism mechanism, String design, Supplier<Designed> designer) {
@@ -309,12 +342,13 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
    * held sparsely ({@link DirectStrategy}: integer rows, exact sensitivity from their non-zeros,
    * re-weighted per group of queries when that lowers the bound) and solved by conjugate
    * gradients: so a workload over any number of cells is never answered worse than by measuring
-   * its own queries. Scored by the
-   * strategy's stated upper bound {@code ‖A‖² Σ mᵢ/cᵢ²} (exact when its rows are independent; for
-   * the plain rows {@code ‖W‖² m} against the exact {@code ‖W‖² rank(W)}); {@code null} when the
-   * workload has at least as many queries as cells (the identity is then no worse), rows that are
-   * not integers, more than {@link #MAX_DIRECT_NONZEROS} non-zeros, or too ill-conditioned for
-   * conjugate gradients (checked when the candidate is scored, with a data-independent probe).
+   * its own queries. Scored by the strategy's stated upper bound {@code ‖A‖² Σ mᵢ/cᵢ²} (exact when
+   * its rows are independent; for the plain rows {@code ‖W‖² m} against the exact {@code ‖W‖²
+   * rank(W)}). Rows too ill-conditioned for conjugate gradients (checked when the candidate is
+   * scored, with a data-independent probe) are still offered, answered by their own measurements
+   * ({@link #ownRowsCandidate}). {@code null} when the workload has at least as many queries as
+   * cells (the identity is then no worse), rows that are not integers or more than {@link
+   * #MAX_DIRECT_NONZEROS} non-zeros.
    */
   private static Candidate sparseDirectCandidate(Target t, boolean onlyReweighted) {
     Workload w = t.w();
@@ -326,7 +360,7 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     Mechanism m = t.pure() ? Mechanism.GEOMETRIC : Mechanism.DISCRETE_GAUSSIAN;
     String signature = StrategyCache.signature(t.key(), design);
     if (UNSOLVABLE.containsKey(signature)) {
-      return null;
+      return ownRowsCandidate(t, m, design, null);
     }
     if (DESIGNS.get(signature) == null) {
       DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
@@ -335,13 +369,13 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
       }
       try {
         // its least squares prepared once now (O(nnz), not kept: only a chosen strategy enters
-        // the strategy cache): rows too ill-conditioned for conjugate gradients are refused here,
-        // before anything is measured or charged
+        // the strategy cache): rows too ill-conditioned for conjugate gradients are found here,
+        // before anything is measured or charged, and answered by their own measurements
         org.dpsql.matrix.mechanism.LeastSquares.of(
             org.dpsql.matrix.mechanism.LatticeStrategy.round(a));
       } catch (IllegalStateException unsolvable) {
         UNSOLVABLE.put(signature, Boolean.TRUE);
-        return null;
+        return ownRowsCandidate(t, m, design, a);
       }
     }
     return t.candidate(m, design, () -> {
@@ -349,6 +383,46 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
       return new Designed(a, a.totalL2Bound(), a.totalL1Bound(), Double.NaN);
     });
   }
+
+  /**
+   * The workload's own rows ({@link DirectStrategy}, the same rows, weights, sensitivity and charge
+   * as the least-squares candidate) answered without a solve: query {@code k}, measured as row
+   * {@code c_k w_k}, is answered by its own measurement {@code y_k / c_k} (pooled with any rows
+   * parallel to it), unbiased with variance exactly {@code σ²/c_k²} ({@link
+   * org.dpsql.matrix.mechanism.OwnRowAnswers}); post-processing of the same release. Scored by its
+   * exact total {@code ‖A‖² Σ_k w_k[f]²/Σ_{j∥k} a_j[f]²} ({@code f} a query's first non-zero; {@code
+   * ‖A‖² Σ_k 1/c_k²} when no two queries are parallel), which is the least-squares candidate's
+   * stated bound. Its release has no cell estimates and its answers are not mutually consistent;
+   * a later query is free only if it is one of the measured queries. {@code null} when the release
+   * must have cell estimates. {@code built}: the strategy when just built for the probe, else
+   * null.
+   */
+  private static Candidate ownRowsCandidate(Target t, Mechanism m, String design,
+      DirectStrategy built) {
+    if (t.cells()) {
+      return null;
+    }
+    String signature = StrategyCache.signature(t.key(), design + "-own");
+    Designed d = DESIGNS.get(signature);
+    if (d == null) {
+      DirectStrategy a = built != null ? built
+          : DirectStrategy.forWorkload(t.w(), t.pure(), MAX_DIRECT_NONZEROS);
+      double exact = org.dpsql.matrix.mechanism.OwnRowAnswers.of(
+          org.dpsql.matrix.mechanism.LatticeStrategy.round(a)).totalUnitVariance(t.w());
+      double l1 = a.maxColumnAbsSum();
+      d = new Designed(a, a.maxColumnSumOfSquares() * exact, l1 * l1 * exact, Double.NaN);
+      DESIGNS.put(signature, d);
+    }
+    double total = t.pure() ? d.totalL1() : d.totalL2();
+    double rmse = Math.sqrt(t.factor() * total / t.w().queries()) * t.unit();
+    Strategy a = d.strategy();
+    return new Candidate(m, OWN_ROWS_PREFIX + a.name() + ")", rmse,
+        () -> MatrixMechanism.answeringOwnRows(
+            org.dpsql.matrix.mechanism.LatticeStrategy.round(a)), false);
+  }
+
+  /** How the strategy name of a candidate answered by its own measurements starts. */
+  public static final String OWN_ROWS_PREFIX = "OwnAnswers(";
 
   /**
    * Above {@link #MAX_DENSE_CELLS} cells (one attribute): the workload's own rows, measured and
@@ -415,7 +489,10 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
 
   private static final int DESIGNS_KEPT = 256;
 
-  /** Direct strategies whose conjugate-gradient probe failed (not retried per statement). */
+  /**
+   * Direct strategies whose conjugate-gradient probe failed (not retried per statement): offered
+   * answered by their own measurements.
+   */
   private static final java.util.Map<String, Boolean> UNSOLVABLE = java.util.Collections
       .synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
         @Override

@@ -138,6 +138,7 @@ final class ExplainTable {
     List<Workload> ws;
     org.dpsql.policy.TablePolicy table;
     org.dpsql.rewrite.CellDomain cells;
+    boolean cellEstimates = false;
     if (inner instanceof AnalyzedStatement.PrivateWorkload w
         && session.workloads().topDownShape(w.query()) != null) {
       rows.add(row("inftda", true, session.workloads().topDownChargeForExplain(w.query()),
@@ -159,10 +160,12 @@ final class ExplainTable {
       ws = List.of(f.workload());
       table = w.query().table();
       cells = f.cells();
+      cellEstimates = w.query().output() == org.dpsql.sql.FamilyQuery.Output.CELLS;
     }
     List<Synopsis> covering = new ArrayList<>();
     for (int i = 0; i < ms.size(); i++) {
-      covering.add(session.workloads().covering(table, cells, ms.get(i), ws.get(i)));
+      covering.add(session.workloads().covering(table, cells, ms.get(i), ws.get(i),
+          cellEstimates));
     }
     if (!covering.contains(null)) {
       // every vector answered from a released synopsis: free, with the synopsis's errors
@@ -183,14 +186,14 @@ final class ExplainTable {
             meas.describe() + ": answered from a released synopsis over "
                 + String.join(" x ", s.cells().columns().stream()
                     .map(org.dpsql.policy.ColumnPolicy::name).toList()) + ", no charge"));
-        if (s.estimate() != null) {
+        if (s.estimate() != null && s.estimate().hasCells()) {
           rows.addAll(classRows(s.cells().columns(), s.estimate().inference(),
               s.estimate().noise().unitVariance(), unit, meas, PrivacyCost.ZERO));
         }
       }
       return new ResultTable(COLUMNS, rows);
     }
-    WorkloadCalibration cal = session.workloads().calibrate(table, hint, ms, ws);
+    WorkloadCalibration cal = session.workloads().calibrate(table, hint, ms, ws, cellEstimates);
     for (WorkloadCalibration.VectorPlan vp : cal.perMeasurement()) {
       for (WorkloadCalibration.Candidate c : vp.candidates()) {
         rows.add(row(c.mechanism().sqlName(), c == vp.chosen(), cal.charge(), c.rmse(),
@@ -200,7 +203,7 @@ final class ExplainTable {
         rows.add(row("lower_bound", false, cal.charge(), vp.lowerBoundRmse(),
             vp.measurement().describe()));
       }
-      if (QueryClassErrors.scored(vp)) {
+      if (QueryClassErrors.scored(vp) && vp.chosen().cellEstimates()) {
         // the synopsis this release keeps: the error of each class of later (free) queries
         org.dpsql.matrix.mechanism.MatrixMechanism mm = vp.chosen().prepared().get();
         rows.addAll(classRows(cells.columns(), mm.inference(),
@@ -333,7 +336,12 @@ final class ExplainTable {
           + ", expected RMSE per query " + String.format("%.4g", vp.expectedRmse())
           + (Double.isNaN(vp.lowerBoundRmse()) ? ""
               : " (lower bound " + String.format("%.4g", vp.lowerBoundRmse()) + ")")});
-      if (QueryClassErrors.scored(vp)) {
+      if (!vp.chosen().cellEstimates()) {
+        rows.add(new Object[] {"  answered by its own measurements (rows too ill-conditioned "
+            + "for least squares): each query by its own noisy count, unbiased, the answers not "
+            + "mutually consistent; no cell estimates; later queries free only when one of these"});
+      }
+      if (QueryClassErrors.scored(vp) && vp.chosen().cellEstimates()) {
         org.dpsql.matrix.mechanism.MatrixMechanism mm = vp.chosen().prepared().get();
         for (QueryClassErrors.QueryClass c : QueryClassErrors.of(plan.cells().columns(),
             mm.inference(), mm.calibrate(vp.noise()).unitVariance(),

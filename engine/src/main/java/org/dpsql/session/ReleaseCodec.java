@@ -217,7 +217,7 @@ final class ReleaseCodec {
     out.writeInt(n.bits());
     writeRational(out, n.budget());
     out.writeUTF(n.guarantee());
-    LatticeStrategy strategy = e.inference().strategy();
+    LatticeStrategy strategy = e.strategy();
     out.writeUTF(strategy.name());
     out.writeInt(strategy.factors().size());
     for (LatticeMatrix m : strategy.factors()) {
@@ -245,12 +245,25 @@ final class ReleaseCodec {
         out.writeLong(vals[k]);
       }
     }
+    if (!e.hasCells()) {
+      // answered by its own measurements: the measured values y instead of x̂
+      double[] y = e.measuredValues();
+      out.writeInt(OWN_ROWS);
+      out.writeInt(y.length);
+      for (double v : y) {
+        out.writeDouble(v);
+      }
+      return;
+    }
     double[] x = e.cells();
     out.writeInt(x.length);
     for (double v : x) {
       out.writeDouble(v);
     }
   }
+
+  /** Written instead of the number of cells before the measured values of own-row answers. */
+  private static final int OWN_ROWS = -1;
 
   /** Finds a table by the name written in a synopsis. */
   @FunctionalInterface
@@ -324,8 +337,13 @@ final class ReleaseCodec {
       factors.add(LatticeMatrix.ofCompressedRows(rows, cols, bits, starts, idx, val));
     }
     int n = in.readInt();
-    if (n <= 0 || n > CellDomain.MAX_CELLS) {
-      throw new IOException("implausible number of cells " + n);
+    boolean ownRows = n == OWN_ROWS;
+    if (ownRows) {
+      n = in.readInt(); // the measured values y, one per strategy row
+    }
+    if (n <= 0 || n > (ownRows ? MAX_DIMENSION : CellDomain.MAX_CELLS)) {
+      throw new IOException("implausible number of " + (ownRows ? "measured values " : "cells ")
+          + n);
     }
     double[] x = new double[n];
     for (int i = 0; i < n; i++) {
@@ -334,7 +352,14 @@ final class ReleaseCodec {
     CellDomain cells = cells(columns, CellDomain.MAX_CELLS);
     LatticeStrategy strategy = LatticeStrategy.of(strategyName, factors);
     NoiseCalibration noise = new NoiseCalibration(kind, lattice, noiseBits, budget, guarantee);
-    Estimate e = Estimate.restore(LeastSquares.of(strategy), x, noise);
+    Estimate e;
+    try {
+      e = ownRows
+          ? Estimate.restoreOwnRows(org.dpsql.matrix.mechanism.OwnRowAnswers.of(strategy), x, noise)
+          : Estimate.restore(LeastSquares.of(strategy), x, noise);
+    } catch (IllegalArgumentException bad) {
+      throw new IOException(bad.getMessage());
+    }
     return new Synopsis(table, cells, Measurement.countStar(), e, mechanism);
   }
 

@@ -14,7 +14,10 @@ import org.dpsql.rewrite.Measurement;
  * and have variances), or the released leaves of a TopDown tree ({@code estimate} null: every
  * query of the cells is answerable, without an error estimate). A later query whose cells are a
  * coarsening of these cells (its columns are a subset) is answered as {@code w x̂}, which is
- * post-processing of the release and costs nothing.
+ * post-processing of the release and costs nothing. An estimate that answers the workload's own
+ * queries by their own measurements ({@link Estimate#hasCells()} false) has no {@code x̂}
+ * ({@code values} null): it answers only queries parallel to its measured rows ({@link
+ * Estimate#covers}).
  */
 record Synopsis(TablePolicy table, CellDomain cells, Measurement measurement, Estimate estimate,
     double[] values, String mechanism) {
@@ -22,7 +25,8 @@ record Synopsis(TablePolicy table, CellDomain cells, Measurement measurement, Es
   /** The synopsis of a matrix-mechanism estimate. */
   Synopsis(TablePolicy table, CellDomain cells, Measurement measurement, Estimate estimate,
       String mechanism) {
-    this(table, cells, measurement, estimate, estimate.cells(), mechanism);
+    this(table, cells, measurement, estimate, estimate.hasCells() ? estimate.cells() : null,
+        mechanism);
   }
 
   /** Whether this synopsis measured {@code m} of {@code t} over cells that refine {@code columns}. */

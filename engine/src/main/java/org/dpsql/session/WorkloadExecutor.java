@@ -94,14 +94,16 @@ final class WorkloadExecutor {
     }
     WorkloadPlan plan = WorkloadPlan.of(query, parameters);
     Answers a = answer(query.table(), query.hint(), plan.cells(), plan.measurements(),
-        new ArrayList<>(plan.workloads()), statement, parameters, query.hint().ci() != null);
+        new ArrayList<>(plan.workloads()), statement, parameters, query.hint().ci() != null,
+        false);
     return WorkloadAnswer.build(plan, a.values, a.stdErrors);
   }
 
   /**
    * Answers a {@code DPSQL.WORKLOAD} family: one row per query (QUERY and VALUE), or with {@code
-   * output=cells} one row per cell of the released synopsis (its estimate {@code x̂}). Either way
-   * the family is measured once with a strategy designed for its queries, kept as a synopsis, and
+   * output=cells} one row per cell of the released synopsis (its estimate {@code x̂}: a strategy
+   * answering only the family's own queries, which has none, is then not chosen). Either way the
+   * family is measured once with a strategy designed for its queries, kept as a synopsis, and
    * later queries it covers are free.
    */
   ResultTable release(FamilyQuery query, String statement) throws SQLException {
@@ -121,7 +123,8 @@ final class WorkloadExecutor {
           + "error: drop ci, or ask for its queries");
     }
     Answers a = answer(query.table(), query.hint(), family.cells(),
-        List.of(Measurement.countStar()), List.of(family.workload()), statement, List.of(), ci);
+        List.of(Measurement.countStar()), List.of(family.workload()), statement, List.of(), ci,
+        cellsOut);
     List<String> labels = family.rowDescriptions();
     double[] values = cellsOut ? a.cells[0] : a.values[0];
     double[] errors = null;
@@ -157,7 +160,7 @@ final class WorkloadExecutor {
    */
   private static double[] cellErrors(Estimate e, int[][] members, int cells) {
     double[] out = new double[cells];
-    int n = e.inference().strategy().cells();
+    int n = e.strategy().cells();
     for (int c = 0; c < cells; c++) {
       double[] v = new double[n];
       if (members == null) {
@@ -186,6 +189,15 @@ final class WorkloadExecutor {
   /** The calibration a workload would use (for EXPLAIN); charges nothing, measures nothing. */
   WorkloadCalibration calibrate(TablePolicy table, DpHint hint, List<Measurement> ms,
       List<? extends Workload> ws) throws SQLException {
+    return calibrate(table, hint, ms, ws, false);
+  }
+
+  /**
+   * The same, for a release that must have cell estimates when {@code cellEstimates} ({@code
+   * DPSQL.WORKLOAD} with {@code output=cells}).
+   */
+  WorkloadCalibration calibrate(TablePolicy table, DpHint hint, List<Measurement> ms,
+      List<? extends Workload> ws, boolean cellEstimates) throws SQLException {
     for (Workload w : ws) {
       if (w.frobeniusSquared() == 0) {
         // no cell selected: there is nothing to measure (and no strategy to design)
@@ -196,7 +208,7 @@ final class WorkloadExecutor {
       }
     }
     return WorkloadCalibration.calibrate(accountant.accounting(), policy.budget().defaultQuery(),
-        reportingDelta, hint, ms, ws, table.maxRowsPerUnit());
+        reportingDelta, hint, ms, ws, table.maxRowsPerUnit(), cellEstimates);
   }
 
   /**
@@ -217,7 +229,7 @@ final class WorkloadExecutor {
     }
     boolean ci = q.hint().ci() != null;
     Answers a = covered(q.table(), plan.cells(), plan.measurements(),
-        new ArrayList<>(plan.workloads()), ci);
+        new ArrayList<>(plan.workloads()), ci, false);
     if (a == null) {
       return null;
     }
@@ -433,7 +445,7 @@ final class WorkloadExecutor {
     List<ColumnPolicy> levels = tree.leafColumns();
     WorkloadPlan plan = WorkloadPlan.of(query, parameters, CellDomain.MAX_TREE_CELLS);
     List<Workload> ws = new ArrayList<>(plan.workloads());
-    Answers free = covered(query.table(), plan.cells(), plan.measurements(), ws, false);
+    Answers free = covered(query.table(), plan.cells(), plan.measurements(), ws, false, false);
     if (free != null) {
       accountant.recordFree(statement, free.mechanism, free.rmse);
       return WorkloadAnswer.build(plan, free.values, null);
@@ -503,10 +515,14 @@ final class WorkloadExecutor {
     }
   }
 
+  /**
+   * Answers every vector from the synopses or measures it; {@code cellEstimates}: every vector's
+   * answer must come with cell estimates (a synopsis or strategy without them is not used).
+   */
   private Answers answer(TablePolicy table, DpHint hint, CellDomain cells, List<Measurement> ms,
-      List<Workload> ws, String statement, List<Object> parameters, boolean ci)
-      throws SQLException {
-    Answers free = covered(table, cells, ms, ws, ci);
+      List<Workload> ws, String statement, List<Object> parameters, boolean ci,
+      boolean cellEstimates) throws SQLException {
+    Answers free = covered(table, cells, ms, ws, ci, cellEstimates);
     if (free != null) {
       accountant.recordFree(statement, free.mechanism, free.rmse);
       return free;
@@ -516,13 +532,14 @@ final class WorkloadExecutor {
     Answers out = new Answers(ms.size());
     List<String> mechanisms = new ArrayList<>();
     for (int i = 0; i < ms.size(); i++) {
-      if (!answerFromSynopsis(table, cells, ms.get(i), ws.get(i), ci, out, i, mechanisms)) {
+      if (!answerFromSynopsis(table, cells, ms.get(i), ws.get(i), ci, cellEstimates, out, i,
+          mechanisms)) {
         todo.add(i);
       }
     }
     List<Measurement> toMeasure = todo.stream().map(ms::get).toList();
     List<Workload> toAnswer = todo.stream().map(ws::get).toList();
-    WorkloadCalibration cal = calibrate(table, hint, toMeasure, toAnswer);
+    WorkloadCalibration cal = calibrate(table, hint, toMeasure, toAnswer, cellEstimates);
     if (!accountant.canAfford(cal.charge())) {
       throw new BudgetExceededException(accountant.accounting(), cal.charge(),
           accountant.remaining());
@@ -548,8 +565,9 @@ final class WorkloadExecutor {
       releases.addSynopsis(new Synopsis(table, cells, ms.get(i), e,
           vp.chosen().mechanism().sqlName()));
       Workload w = ws.get(i);
-      out.values[i] = w.answer(e.cells());
-      out.cells[i] = e.cells();
+      // least squares: W x̂; own measurements (no cells): each query's own measured rows
+      out.values[i] = e.hasCells() ? w.answer(e.cells()) : e.answers(w);
+      out.cells[i] = e.hasCells() ? e.cells() : null;
       out.estimates[i] = e;
       if (ci) {
         out.stdErrors[i] = stdErrors(e, w, null);
@@ -560,11 +578,12 @@ final class WorkloadExecutor {
 
   /** All vectors answered from synopses, or null. */
   private Answers covered(TablePolicy table, CellDomain cells, List<Measurement> ms,
-      List<Workload> ws, boolean ci) {
+      List<Workload> ws, boolean ci, boolean cellEstimates) {
     Answers out = new Answers(ms.size());
     List<String> mechanisms = new ArrayList<>();
     for (int i = 0; i < ms.size(); i++) {
-      if (!answerFromSynopsis(table, cells, ms.get(i), ws.get(i), ci, out, i, mechanisms)) {
+      if (!answerFromSynopsis(table, cells, ms.get(i), ws.get(i), ci, cellEstimates, out, i,
+          mechanisms)) {
         return null;
       }
     }
@@ -573,7 +592,8 @@ final class WorkloadExecutor {
   }
 
   private boolean answerFromSynopsis(TablePolicy table, CellDomain cells, Measurement m,
-      Workload w, boolean ci, Answers out, int i, List<String> mechanisms) {
+      Workload w, boolean ci, boolean cellEstimates, Answers out, int i,
+      List<String> mechanisms) {
     for (Synopsis s : allSynopses()) {
       if (!s.covers(table, cells.columns(), m)) {
         continue;
@@ -582,17 +602,16 @@ final class WorkloadExecutor {
       if (e == null && ci) {
         continue; // a TopDown release has no error estimate to build intervals from
       }
-      boolean sameCells = s.cells().columns().equals(cells.columns());
       double[] xhat = s.values();
+      if (xhat == null && cellEstimates) {
+        continue; // answers its own queries only: no cell estimates to return
+      }
+      boolean sameCells = s.cells().columns().equals(cells.columns());
       if (sameCells) {
-        if (e != null && !e.inference().fullColumnRank()) {
-          try {
-            e.inference().requireInRowSpace(w);
-          } catch (IllegalArgumentException notCovered) {
-            continue;
-          }
+        if (e != null && !e.covers(w)) {
+          continue;
         }
-        out.values[i] = w.answer(xhat);
+        out.values[i] = xhat != null ? w.answer(xhat) : e.answers(w);
         out.stdErrors[i] = ci ? stdErrors(e, w, null) : null;
         out.cells[i] = xhat;
         out.estimates[i] = e;
@@ -615,7 +634,7 @@ final class WorkloadExecutor {
             v[f] = 1;
           }
         }
-        ok = e == null || e.inference().fullColumnRank() || e.inference().inRowSpace(v);
+        ok = e == null || e.covers(v);
         lifted[r] = v;
       }
       if (!ok) {
@@ -623,6 +642,10 @@ final class WorkloadExecutor {
       }
       double[] values = new double[rows];
       for (int r = 0; r < rows; r++) {
+        if (xhat == null) {
+          values[r] = e.answer(lifted[r]); // one of its own measured queries
+          continue;
+        }
         double sum = 0;
         for (int f = 0; f < xhat.length; f++) {
           sum += lifted[r][f] * xhat[f];
@@ -631,9 +654,12 @@ final class WorkloadExecutor {
       }
       out.values[i] = values;
       out.stdErrors[i] = ci ? stdErrors(e, null, lifted) : null;
-      double[] summed = new double[cells.size()];
-      for (int f = 0; f < xhat.length; f++) {
-        summed[proj[f]] += xhat[f];
+      double[] summed = null;
+      if (xhat != null) {
+        summed = new double[cells.size()];
+        for (int f = 0; f < xhat.length; f++) {
+          summed[proj[f]] += xhat[f];
+        }
       }
       out.cells[i] = summed;
       out.estimates[i] = e;
@@ -657,24 +683,31 @@ final class WorkloadExecutor {
    * which computes no answer.
    */
   Synopsis covering(TablePolicy table, CellDomain cells, Measurement m, Workload w) {
+    return covering(table, cells, m, w, false);
+  }
+
+  /** The same, with cell estimates when {@code cellEstimates} (as {@link #answer} uses). */
+  Synopsis covering(TablePolicy table, CellDomain cells, Measurement m, Workload w,
+      boolean cellEstimates) {
     for (Synopsis s : allSynopses()) {
       if (!s.covers(table, cells.columns(), m)) {
         continue;
       }
       Estimate e = s.estimate();
-      if (e == null || e.inference().fullColumnRank()) {
+      if (s.values() == null && cellEstimates) {
+        continue;
+      }
+      if (e == null || (e.hasCells() && e.inference().fullColumnRank())) {
         if (s.cells().columns().equals(cells.columns()) || w instanceof SparseWorkload) {
           return s;
         }
         continue;
       }
       if (s.cells().columns().equals(cells.columns())) {
-        try {
-          e.inference().requireInRowSpace(w);
+        if (e.covers(w)) {
           return s;
-        } catch (IllegalArgumentException notCovered) {
-          continue;
         }
+        continue;
       }
       if (w instanceof SparseWorkload sw) {
         int[] proj = s.projectionOnto(cells);
@@ -687,7 +720,7 @@ final class WorkloadExecutor {
               v[f] = 1;
             }
           }
-          ok = e.inference().inRowSpace(v);
+          ok = e.covers(v);
         }
         if (ok) {
           return s;

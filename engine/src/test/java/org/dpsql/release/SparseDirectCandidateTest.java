@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.dpsql.accounting.Accounting;
-import org.dpsql.matrix.SparseWorkload;
 import org.dpsql.matrix.Workload;
 import org.dpsql.matrix.Workloads;
 import org.dpsql.matrix.mechanism.Estimate;
@@ -29,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * directly gives the least-squares total squared error {@code ‖W‖₂² rank(W) / (2ρ)} with {@code
  * ‖W‖₂² = 2} and {@code rank(W) = 2,880 + 3 − 1} (the hour totals and the kind totals share one
  * relation, their common sum), so RMSE {@code √(2 · 2882 / 2883 / 0.04) ≈ 7.07}; the identity
- * gives {@code √(‖W‖_F² / 2883 / 0.04) = √(17280 / 2883) · 5 ≈ 12.24}.
+ * gives {@code √(‖W‖_F² / 2883 / 0.04) = √(17280 / 2883) · 5 ≈ 12.24}. Rows too ill-conditioned
+ * for conjugate gradients: {@link OwnRowAnswersTest}.
  */
 class SparseDirectCandidateTest {
   private static final int HOURS = 2880;
@@ -79,27 +79,6 @@ class SparseDirectCandidateTest {
     double direct = Math.sqrt(2) * 2 / 0.5;
     assertTrue(vp.expectedRmse() <= direct, vp.expectedRmse() + " > " + direct);
     assertEquals(Mechanism.GEOMETRIC, vp.chosen().mechanism());
-  }
-
-  /**
-   * Rows too ill-conditioned for conjugate gradients within their work cap (2,100 long random
-   * ranges over 4,000 hours: condition numbers in the thousands) are not offered: the probe at
-   * preparation fails before anything is measured, and the workload keeps the identity (as before
-   * issue 33's sparse candidate), at most the identity's error, without an exception.
-   */
-  @Test
-  void illConditionedRowsFallBackToTheIdentityBeforeAnythingIsMeasured() throws SQLException {
-    SplittableRandom r = new SplittableRandom(3000);
-    int[][] rows = new int[2100][];
-    for (int i = 0; i < rows.length; i++) {
-      int a = r.nextInt(4000);
-      int b = r.nextInt(4000);
-      rows[i] = java.util.stream.IntStream.rangeClosed(Math.min(a, b), Math.max(a, b)).toArray();
-    }
-    WorkloadCalibration.VectorPlan vp = plan(Accounting.ZCDP, RHO, new SparseWorkload(4000, rows), 1);
-    assertTrue(vp.candidates().stream().noneMatch(c -> c.strategyName().contains("Direct(")),
-        vp.candidates().toString());
-    assertEquals(Mechanism.IDENTITY, vp.chosen().mechanism());
   }
 
   /**

@@ -41,20 +41,52 @@ import org.dpsql.mechanism.RandomBits;
  * answering are post-processing. The guarantee requires an unpredictable {@link RandomBits} ({@code
  * SecureRandomBits}); {@code SeededRandomBits} is for tests only. The guarantee covers the cell
  * vector {@code x} under add/remove-one neighbours; replace-one neighbours double the sensitivity
- * (seed 001 §5) and are not handled here. Immutable and thread-safe.
+ * (seed 001 §5) and are not handled here.
+ *
+ * <p><b>Answering the measured rows' own queries</b> ({@link #answeringOwnRows}): step 1 is the
+ * same release {@code y = Âx + noise} with the same calibration, sensitivity and charge; steps 2
+ * and 3 are replaced by answering each query parallel to measured rows from those rows alone
+ * ({@link OwnRowAnswers}: the workload's query {@code k} measured as a row of integer weight
+ * {@code c_k} is answered by {@code y_k / c_k}, variance {@code σ²/c_k²}), with no solve. That is
+ * post-processing of the same release, so the guarantee above is unchanged. Used for the
+ * workload's own rows when they are too ill-conditioned for least squares by conjugate gradients.
+ * Immutable and thread-safe.
  */
 public final class MatrixMechanism {
   private final LatticeStrategy strategy;
   private volatile LeastSquares inference;
+  /** The own-row answers (no least squares), else null. */
+  private final OwnRowAnswers ownRows;
 
   /** The mechanism on {@code strategy}; its factorisation is computed on first use. */
   public MatrixMechanism(LatticeStrategy strategy) {
     this.strategy = Objects.requireNonNull(strategy, "strategy");
+    this.ownRows = null;
+  }
+
+  private MatrixMechanism(OwnRowAnswers ownRows) {
+    this.strategy = ownRows.strategy();
+    this.ownRows = ownRows;
+  }
+
+  /**
+   * The mechanism on {@code strategy} (one stored factor: the workload's own rows) whose estimates
+   * answer the queries parallel to measured rows by their own measurements, without least squares
+   * ({@link OwnRowAnswers}); {@code O(nnz)} to prepare.
+   */
+  public static MatrixMechanism answeringOwnRows(LatticeStrategy strategy) {
+    return new MatrixMechanism(OwnRowAnswers.of(strategy));
+  }
+
+  /** Whether estimates answer only the measured rows' own queries (no least squares, no cells). */
+  public boolean answersOwnRows() {
+    return ownRows != null;
   }
 
   /** The mechanism on {@code strategy} with an already computed factorisation of it. */
   public MatrixMechanism(LatticeStrategy strategy, LeastSquares inference) {
     this.strategy = Objects.requireNonNull(strategy, "strategy");
+    this.ownRows = null;
     if (inference.strategy() != strategy && !inference.strategy().equals(strategy)) {
       throw new IllegalArgumentException("the inference belongs to another strategy");
     }
@@ -71,8 +103,17 @@ public final class MatrixMechanism {
     return strategy;
   }
 
-  /** The least-squares inference (factorised on first call, O(n³) per Kronecker factor). */
+  /**
+   * The least-squares inference (factorised on first call, O(n³) per Kronecker factor).
+   *
+   * @throws IllegalStateException for a mechanism {@linkplain #answeringOwnRows answering its own
+   *     rows}
+   */
   public LeastSquares inference() {
+    if (ownRows != null) {
+      throw new IllegalStateException(strategy.name() + " is answered by its own measurements, "
+          + "without least squares");
+    }
     LeastSquares ls = inference;
     if (ls == null) {
       synchronized (this) {
@@ -109,9 +150,29 @@ public final class MatrixMechanism {
     return new Measurement(u, strategy.bits(), noise);
   }
 
-  /** Steps 1 and 2: measures and returns the least-squares estimate. */
+  /**
+   * Steps 1 and 2: measures and returns the least-squares estimate, or (answering own rows) the
+   * estimate that answers the measured queries by their own measurements. The factorisation is
+   * prepared before anything is measured (a strategy it refuses draws no noise). Should the
+   * least-squares solve of this measurement fail (conjugate gradients on a single stored factor
+   * that passed its probe but not this right-hand side), the same measurement is answered by its
+   * own rows instead ({@link OwnRowAnswers}): post-processing of the same release, whose error for
+   * the workload's own rows is at most the bound the direct strategy was scored by.
+   */
   public Estimate run(long[] x, NoiseSpec spec, RandomBits random) {
-    return inference().estimate(measure(x, spec, random));
+    if (ownRows != null) {
+      return Estimate.ofOwnRows(ownRows, measure(x, spec, random));
+    }
+    LeastSquares ls = inference();
+    Measurement y = measure(x, spec, random);
+    try {
+      return ls.estimate(y);
+    } catch (IllegalStateException unsolved) {
+      if (strategy.factors().size() != 1 || strategy.factors().get(0).sine() != null) {
+        throw unsolved;
+      }
+      return Estimate.ofOwnRows(OwnRowAnswers.of(strategy), y);
+    }
   }
 
   private void requireCounts(long[] x) {

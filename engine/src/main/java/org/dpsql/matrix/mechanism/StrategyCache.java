@@ -124,9 +124,11 @@ public final class StrategyCache {
       s = Objects.requireNonNull(designer.get(), "designer returned null");
       if (directory != null && s.kroneckerFactors().stream()
           .noneMatch(f -> f instanceof org.dpsql.matrix.design.TransformStrategy
-              || f instanceof org.dpsql.matrix.DirectStrategy)) {
-        // a closed-form design is redesigned in O(n log n), and the workload's own rows in O(nnz):
-        // neither is stored as a dense matrix
+              || f instanceof org.dpsql.matrix.DirectStrategy
+              || f instanceof org.dpsql.matrix.IdentityStrategy)) {
+        // a closed-form design is redesigned in O(n log n), the workload's own rows in O(nnz) and
+        // the identity in O(n): none is stored as a dense matrix (an identity over 4,000 cells
+        // would be a 128 MB file per workload, read back as a dense n × n strategy)
         write(key, s);
       }
     }

@@ -1,6 +1,7 @@
 package org.dpsql.matrix.mechanism;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -112,6 +113,23 @@ class StrategyCacheTest {
     assertEquals(reference.strategy(), c5.get(sig, hier).strategy());
     assertEquals(1, c5.designs());
     assertEquals(5, calls.get()); // initial design + cases 1, 2, 3, 4 (the disk hit did not design)
+  }
+
+  /** The identity (and products with it) is rebuilt in O(n), never stored as a dense n × n file. */
+  @Test
+  void theIdentityIsNotWrittenToDisk() throws IOException {
+    String sig = StrategyCache.signature(new AllRangesWorkload(64), "identity");
+    StrategyCache cache = new StrategyCache(dir, 20);
+    assertEquals(64, cache.get(sig, () -> Strategies.identity(64)).strategy().cells());
+    assertFalse(Files.exists(cache.fileFor(sig)));
+    String product = StrategyCache.signature(new AllRangesWorkload(64), "identity x hier");
+    cache.get(product, () -> Strategies.kronecker(Strategies.identity(8),
+        Strategies.hierarchical(8, 2)));
+    assertFalse(Files.exists(cache.fileFor(product)));
+    StrategyCache fresh = new StrategyCache(dir, 20);
+    fresh.get(sig, () -> Strategies.identity(64));
+    assertEquals(0, fresh.diskHits());
+    assertEquals(1, fresh.designs());
   }
 
   @Test
