@@ -166,6 +166,18 @@ class FrontEndTest {
     }
   }
 
+  /** A statement too deep for the analysis is a clear refusal, not a stack overflow. */
+  @Test
+  void aStatementTooDeepIsRefusedClearly() {
+    StringBuilder sql = new StringBuilder("SELECT COUNT(*) FROM T WHERE A = 0");
+    for (int i = 1; i < 3000; i++) {
+      sql.append(" UNION ALL SELECT COUNT(*) FROM T WHERE A = ").append(i % 10);
+    }
+    SQLException e = assertThrows(SQLException.class, () -> frontEnd.analyze(sql.toString()));
+    assertEquals("XDP03", e.getSQLState(), e.getMessage());
+    assertTrue(e.getMessage().contains("nested too deeply"), e.getMessage());
+  }
+
   @Test
   void aStatementIsPlannedOnce() throws SQLException {
     for (String sql : List.of("SELECT COUNT(*) FROM T", "SELECT G, COUNT(*) AS n FROM T GROUP "
