@@ -92,6 +92,9 @@ public final class FrontEndBench {
       c.close();
     }
 
+    if (rounds == 0) {
+      return; // the front end only: no end-to-end rounds
+    }
     System.out.println("\nbuilding " + BenchDatabase.BIG_ROWS + " rows ...");
     try (Connection keep = BenchDatabase.create(BenchDatabase.BIG_URL, BenchDatabase.BIG_ROWS);
         Connection c = DriverManager.getConnection(BenchDatabase.dpsqlUrl(BenchDatabase.BIG_URL),
