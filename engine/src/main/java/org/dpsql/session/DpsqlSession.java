@@ -631,12 +631,20 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       }
       return executeWithinLimits(prepared, List.of());
     } catch (SQLException e) {
-      String state = e.getSQLState() == null ? "" : e.getSQLState();
-      boolean aboutValues = state.startsWith("22") || state.startsWith("42")
-          || state.equals(SqlStates.NOT_ALLOWED) || state.equals(SqlStates.NOT_SUPPORTED)
-          || state.equals(SqlStates.BAD_PRIVACY_PARAMETER);
-      throw aboutValues ? bound.explain(e) : e;
+      throw aboutValues(e) ? bound.explain(e) : e;
     }
+  }
+
+  /**
+   * Whether a refusal of a statement with bound values may be about the values (a data
+   * exception, a syntax or access rule, a policy refusal, a bad privacy parameter): it is then
+   * reported with the values named.
+   */
+  private static boolean aboutValues(SQLException e) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    return state.startsWith("22") || state.startsWith("42")
+        || state.equals(SqlStates.NOT_ALLOWED) || state.equals(SqlStates.NOT_SUPPORTED)
+        || state.equals(SqlStates.BAD_PRIVACY_PARAMETER);
   }
 
   /**
@@ -665,11 +673,7 @@ public final class DpsqlSession implements SessionView, AutoCloseable {
       }
       return executeWithinLimits(prepared, List.of());
     } catch (SQLException e) {
-      String state = e.getSQLState() == null ? "" : e.getSQLState();
-      boolean aboutValues = state.startsWith("22") || state.startsWith("42")
-          || state.equals(SqlStates.NOT_ALLOWED) || state.equals(SqlStates.NOT_SUPPORTED)
-          || state.equals(SqlStates.BAD_PRIVACY_PARAMETER);
-      if (!aboutValues) {
+      if (!aboutValues(e)) {
         throw e;
       }
       List<String> literals = new ArrayList<>();

@@ -49,22 +49,7 @@ final class ParameterValues {
 
   /** Whether {@code plan} calls the clock. */
   static boolean readsClock(RelNode plan) {
-    boolean[] found = {false};
-    RexShuttle finder = new RexShuttle() {
-      @Override
-      public RexNode visitCall(RexCall call) {
-        found[0] |= isClock(call);
-        return super.visitCall(call);
-      }
-    };
-    plan.accept(new RelHomogeneousShuttle() {
-      @Override
-      public RelNode visit(RelNode other) {
-        other.accept(finder);
-        return super.visit(other);
-      }
-    });
-    return found[0];
+    return !clockCalls(plan).isEmpty();
   }
 
   /**
@@ -75,13 +60,22 @@ final class ParameterValues {
     RexBuilder rex = plan.getCluster().getRexBuilder();
     LocalDateTime utc = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
     List<String> out = new ArrayList<>();
-    RexShuttle reader = new RexShuttle() {
+    for (RexCall call : clockCalls(plan)) {
+      RexNode value = clock(rex, call, utc);
+      out.add(call.getOperator().getName() + " = "
+          + value.getType().getSqlTypeName().getName() + " '" + value + "'");
+    }
+    return out;
+  }
+
+  /** The clock calls of {@code plan}, in plan order. */
+  private static List<RexCall> clockCalls(RelNode plan) {
+    List<RexCall> out = new ArrayList<>();
+    RexShuttle finder = new RexShuttle() {
       @Override
       public RexNode visitCall(RexCall call) {
         if (isClock(call)) {
-          RexNode value = clock(rex, call, utc);
-          out.add(call.getOperator().getName() + " = "
-              + value.getType().getSqlTypeName().getName() + " '" + value + "'");
+          out.add(call);
         }
         return super.visitCall(call);
       }
@@ -89,7 +83,7 @@ final class ParameterValues {
     plan.accept(new RelHomogeneousShuttle() {
       @Override
       public RelNode visit(RelNode other) {
-        other.accept(reader);
+        other.accept(finder);
         return super.visit(other);
       }
     });
