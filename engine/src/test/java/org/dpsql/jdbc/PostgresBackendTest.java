@@ -357,6 +357,41 @@ class PostgresBackendTest {
     }
   }
 
+  /**
+   * A prepared daily series on PostgreSQL whose two timestamps are bound into the plan and whose
+   * {@code HAVING ?} post-processes the released days: planned once at prepare, each new range a
+   * release of its own over exactly its days, a new {@code HAVING} value free.
+   */
+  @Test
+  void boundValuesArePlannedOnce() throws Exception {
+    try (Connection c = connect("per_query"); PreparedStatement ps = c.prepareStatement(
+        "SELECT CAST(pickup AS DATE) AS d, COUNT(*) AS n FROM trips WHERE pickup >= ? AND "
+            + "pickup < ? GROUP BY CAST(pickup AS DATE) HAVING COUNT(*) > ? ORDER BY d")) {
+      org.dpsql.session.DpsqlSession session = TestDatabase.session(c);
+      long planned = session.analyzer().plannedStatements();
+      for (String start : List.of("2024-03-01", "2024-06-10", "2024-11-20")) {
+        java.time.LocalDate from = java.time.LocalDate.parse(start);
+        ps.setTimestamp(1, java.sql.Timestamp.valueOf(from.atStartOfDay()));
+        ps.setTimestamp(2, java.sql.Timestamp.valueOf(from.plusDays(7).atStartOfDay()));
+        ps.setInt(3, -1_000_000);
+        List<java.time.LocalDate> days = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            days.add(rs.getDate(1).toLocalDate());
+          }
+        }
+        assertEquals(from.datesUntil(from.plusDays(7)).toList(), days, start);
+      }
+      var spent = session.accountant().spent();
+      ps.setInt(3, 1_000_000); // post-processing of the last range's release: no day, free
+      try (ResultSet rs = ps.executeQuery()) {
+        assertFalse(rs.next());
+      }
+      assertEquals(spent, session.accountant().spent());
+      assertEquals(planned, session.analyzer().plannedStatements(), "planned at prepare only");
+    }
+  }
+
   /** PostgreSQL's metadata shows trip_id as the primary key: no bounding; rider_id is bounded. */
   @ParameterizedTest
   @ValueSource(strings = {"per_query", "snapshot"})

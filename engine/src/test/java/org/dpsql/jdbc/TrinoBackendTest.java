@@ -250,6 +250,38 @@ class TrinoBackendTest {
     }
   }
 
+  /**
+   * A prepared statement on Trino whose {@code CASE} threshold is bound into the plan, whose
+   * region is bound to the measurement and whose {@code HAVING ?} post-processes the release:
+   * planned once at prepare, the noise-free answers Trino's own for each set of values (under
+   * -Plong: each statement is several Trino queries).
+   */
+  @Test
+  void boundValuesArePlannedOnce() throws Exception {
+    Assumptions.assumeTrue(org.dpsql.TestScale.isLong(), "under -Plong");
+    try (Connection c = connect("zcdp", "per_query"); PreparedStatement ps = c.prepareStatement(
+        "SELECT CASE WHEN county < ? THEN 'low' ELSE 'high' END AS g, COUNT(*) AS n FROM trips "
+            + "WHERE region = ? GROUP BY 1 HAVING COUNT(*) > ? ORDER BY g")) {
+      org.dpsql.session.DpsqlSession session = TestDatabase.session(c);
+      long planned = session.analyzer().plannedStatements();
+      for (int county : new int[] {1, 2}) {
+        ps.setInt(1, county);
+        ps.setString(2, "N");
+        ps.setInt(3, 0);
+        Map<String, Long> got = new LinkedHashMap<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            got.put(rs.getString(1), Math.round(rs.getDouble(2)));
+          }
+        }
+        assertEquals(trinoCounts("SELECT CASE WHEN county < " + county + " THEN 'low' ELSE "
+            + "'high' END AS g, COUNT(*) FROM trips WHERE region = 'N' GROUP BY 1 ORDER BY g"), got,
+            "county < " + county);
+      }
+      assertEquals(planned, session.analyzer().plannedStatements(), "planned at prepare only");
+    }
+  }
+
   private static Connection trino() throws SQLException {
     return DriverManager.getConnection(url + "/memory/" + schema, login);
   }
