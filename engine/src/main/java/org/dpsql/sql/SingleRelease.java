@@ -182,9 +182,10 @@ public final class SingleRelease {
         return null;
       }
       table = q.table();
-      SqlNode where = statementParameters(q.where(), split.releases().get(r).parameters());
-      if (where == null && q.where() != null) {
-        return null;
+      List<Integer> own = split.releases().get(r).parameters();
+      SqlNode where = statementParameters(q.where(), own);
+      if (where == null && !own.isEmpty()) {
+        return null; // a parameter outside the filter: released on its own, not in the batch
       }
       branches.add(new AggregateQuery(q.table(), q.groupBy(), picked(q.outputs(), pick, labels),
           where, hint, List.of(), null, null, q.joins()));
@@ -205,8 +206,8 @@ public final class SingleRelease {
    * statement's values; null when the filter does not hold all of the release's parameters.
    */
   private static SqlNode statementParameters(SqlNode where, List<Integer> own) {
-    if (where == null || own.isEmpty()) {
-      return where;
+    if (own.isEmpty() || where == null) {
+      return own.isEmpty() ? where : null;
     }
     int[] seen = {0};
     SqlNode out = where.accept(new org.apache.calcite.sql.util.SqlShuttle() {
