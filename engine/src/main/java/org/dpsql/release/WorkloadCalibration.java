@@ -362,24 +362,28 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
     if (UNSOLVABLE.containsKey(signature)) {
       return ownRowsCandidate(t, m, design, null);
     }
+    DirectStrategy probed = null;
     if (DESIGNS.get(signature) == null) {
-      DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
-      if (a == null || (onlyReweighted && !a.reweighted())) {
+      probed = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
+      if (probed == null || (onlyReweighted && !probed.reweighted())) {
         return null; // not integer rows (or too many non-zeros), or the dense rows already there
       }
+      org.dpsql.matrix.mechanism.LatticeStrategy rounded =
+          org.dpsql.matrix.mechanism.LatticeStrategy.round(probed);
       try {
         // its least squares prepared once now (O(nnz), not kept: only a chosen strategy enters
         // the strategy cache): rows too ill-conditioned for conjugate gradients are found here,
         // before anything is measured or charged, and answered by their own measurements
-        org.dpsql.matrix.mechanism.LeastSquares.of(
-            org.dpsql.matrix.mechanism.LatticeStrategy.round(a));
+        org.dpsql.matrix.mechanism.LeastSquares.of(rounded);
       } catch (IllegalStateException unsolvable) {
         UNSOLVABLE.put(signature, Boolean.TRUE);
-        return ownRowsCandidate(t, m, design, a);
+        return ownRowsCandidate(t, m, design, new Probed(probed, rounded));
       }
     }
+    DirectStrategy built = probed; // the rows just probed are the design: not built again
     return t.candidate(m, design, () -> {
-      DirectStrategy a = DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
+      DirectStrategy a = built != null ? built
+          : DirectStrategy.forWorkload(w, t.pure(), MAX_DIRECT_NONZEROS);
       return new Designed(a, a.totalL2Bound(), a.totalL1Bound(), Double.NaN);
     });
   }
@@ -394,21 +398,22 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
    * ‖A‖² Σ_k 1/c_k²} when no two queries are parallel), which is the least-squares candidate's
    * stated bound. Its release has no cell estimates and its answers are not mutually consistent;
    * a later query is free only if it is one of the measured queries. {@code null} when the release
-   * must have cell estimates. {@code built}: the strategy when just built for the probe, else
-   * null.
+   * must have cell estimates. {@code probed}: the strategy and its rounding when just built for
+   * the probe, else null.
    */
   private static Candidate ownRowsCandidate(Target t, Mechanism m, String design,
-      DirectStrategy built) {
+      Probed probed) {
     if (t.cells()) {
       return null;
     }
     String signature = StrategyCache.signature(t.key(), design + "-own");
     Designed d = DESIGNS.get(signature);
     if (d == null) {
-      DirectStrategy a = built != null ? built
+      DirectStrategy a = probed != null ? probed.rows()
           : DirectStrategy.forWorkload(t.w(), t.pure(), MAX_DIRECT_NONZEROS);
-      double exact = org.dpsql.matrix.mechanism.OwnRowAnswers.of(
-          org.dpsql.matrix.mechanism.LatticeStrategy.round(a)).totalUnitVariance(t.w());
+      double exact = org.dpsql.matrix.mechanism.OwnRowAnswers.of(probed != null
+          ? probed.rounded() : org.dpsql.matrix.mechanism.LatticeStrategy.round(a))
+          .totalUnitVariance(t.w());
       double l1 = a.maxColumnAbsSum();
       d = new Designed(a, a.maxColumnSumOfSquares() * exact, l1 * l1 * exact, Double.NaN);
       DESIGNS.put(signature, d);
@@ -420,6 +425,10 @@ public record WorkloadCalibration(PrivacyCost charge, List<VectorPlan> perMeasur
         () -> MatrixMechanism.answeringOwnRows(
             org.dpsql.matrix.mechanism.LatticeStrategy.round(a)), false);
   }
+
+  /** The workload's own rows as built for the conjugate-gradient probe, and their rounding. */
+  private record Probed(DirectStrategy rows,
+      org.dpsql.matrix.mechanism.LatticeStrategy rounded) {}
 
   /** How the strategy name of a candidate answered by its own measurements starts. */
   public static final String OWN_ROWS_PREFIX = "OwnAnswers(";
