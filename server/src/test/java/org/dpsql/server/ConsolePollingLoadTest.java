@@ -33,10 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * paid private counts in rounds, alternately with and without an owner polling the console once a
  * second (one page a second, going round the analysts, one analyst's, the audit and the policy
  * page), and the throughput of the polled rounds is compared with that of the others (alternating rounds, so that the load of other processes on the machine falls on both
- * alike). The numbers are printed; the test fails if polling costs more than 15 % in the median
- * pair of rounds (the console would then be taking locks that charges wait for; the median, so
- * that a burst of another process's load during one round does not decide) or if any poll or
- * charge fails.
+ * alike). The numbers are printed; the test fails if polling costs more than 15 % (the console
+ * would then be taking locks that charges wait for) or if any poll or charge fails.
  */
 // alone: it compares throughputs, which other classes running beside it would disturb
 @org.junit.jupiter.api.parallel.Isolated
@@ -73,11 +71,9 @@ class ConsolePollingLoadTest {
       AtomicInteger polls = new AtomicInteger();
       AtomicInteger answers = new AtomicInteger();
       int round = 0;
-      double[] pairRatios = new double[ROUND_PAIRS]; // polled throughput / plain, per pair
       // a warm-up round, not counted
       runRound(pool, connections, round++, answers);
       for (int pair = 0; pair < ROUND_PAIRS; pair++) {
-        double[] pairSeconds = new double[2]; // plain, polled
         for (boolean polled : pair % 2 == 0 ? new boolean[] {false, true}
             : new boolean[] {true, false}) {
           AtomicBoolean stop = new AtomicBoolean();
@@ -90,9 +86,7 @@ class ConsolePollingLoadTest {
             poller.join(30_000);
           }
           (polled ? polledSeconds : plainSeconds)[0] += seconds;
-          pairSeconds[polled ? 1 : 0] = seconds;
         }
-        pairRatios[pair] = pairSeconds[0] / pairSeconds[1];
       }
       pool.shutdown();
       for (Connection c : connections) {
@@ -117,12 +111,8 @@ class ConsolePollingLoadTest {
             .multiply(BigDecimal.valueOf(audit.charged()))));
       }
       if (PAGES_PER_SECOND == 1) {
-        double[] sorted = pairRatios.clone();
-        java.util.Arrays.sort(sorted);
-        double median = sorted[sorted.length / 2];
-        assertTrue(median >= 0.85, "polling the console cost more than 15 % in the median pair "
-            + "of rounds: throughput ratios " + java.util.Arrays.toString(pairRatios) + " (all "
-            + "rounds: " + polled + " vs " + plain + " queries/s)");
+        assertTrue(polled >= 0.85 * plain, "polling the console cost more than 15 %: " + polled
+            + " vs " + plain + " queries/s");
       }
     }
   }
